@@ -1,0 +1,81 @@
+"""Timing helpers shared by the benchmarks: medians, device time, bandwidth floors, tables."""
+
+from __future__ import annotations
+
+import platform
+import statistics
+import time
+from datetime import date
+
+import numpy as np
+
+
+def median_time(fn, repeat: int = 5, warmup: int = 1) -> float:
+    """Median wall time of ``fn()`` in seconds (after ``warmup`` untimed calls)."""
+    for _ in range(warmup):
+        fn()
+    times = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t0)
+    return statistics.median(times)
+
+
+def median_device_time(rt, fn, repeat: int = 5, warmup: int = 1) -> float:
+    """Median device time (sum of OpenCL profiling events) of the kernels ``fn()`` launches."""
+    for _ in range(warmup):
+        fn()
+    rt.finish()
+    times = []
+    for _ in range(repeat):
+        with rt.profile() as prof:
+            fn()
+        times.append(prof.seconds)
+    return statistics.median(times)
+
+
+def write_bandwidth(rt, nbytes: int = 1 << 28) -> float:
+    """Measured write bandwidth of the device in bytes/s (clEnqueueFillBuffer of ``nbytes``)."""
+    import pyopencl as cl
+
+    nbytes = min(nbytes, rt.info.max_alloc // 2)
+    buf = rt.empty(nbytes)
+    pattern = np.zeros(1, dtype=np.float32)
+    best = float("inf")
+    for _ in range(5):
+        ev = cl.enqueue_fill_buffer(rt.queue, buf, pattern, 0, nbytes)
+        ev.wait()
+        best = min(best, (ev.profile.end - ev.profile.start) * 1e-9)
+    return nbytes / best
+
+
+def copy_bandwidth(rt, nbytes: int = 1 << 28) -> float:
+    """Measured device-to-device copy bandwidth (bytes read + written per second)."""
+    import pyopencl as cl
+
+    nbytes = min(nbytes, rt.info.max_alloc // 2)
+    a, b = rt.empty(nbytes), rt.empty(nbytes)
+    best = float("inf")
+    for _ in range(5):
+        ev = cl.enqueue_copy(rt.queue, b, a, byte_count=nbytes)
+        ev.wait()
+        best = min(best, (ev.profile.end - ev.profile.start) * 1e-9)
+    return 2 * nbytes / best
+
+
+def header(rt, title: str) -> str:
+    return (
+        f"# {title}\n# device: {rt.info.label} ({rt.info.type}, {rt.info.compute_units} CUs); "
+        f"host: {platform.processor() or platform.machine()}; date: {date.today()}"
+    )
+
+
+def table(rows: list[dict], columns: list[str]) -> str:
+    """A plain fixed-width table of ``rows`` (dicts) with the given columns."""
+    text = [[str(r.get(c, "")) for c in columns] for r in rows]
+    widths = [max(len(c), *(len(t[i]) for t in text)) for i, c in enumerate(columns)]
+    line = "  ".join(c.ljust(w) for c, w in zip(columns, widths, strict=True))
+    out = [line, "  ".join("-" * w for w in widths)]
+    out += ["  ".join(v.ljust(w) for v, w in zip(t, widths, strict=True)) for t in text]
+    return "\n".join(out)

@@ -1,0 +1,31 @@
+"""oclstat: vendor-portable GPU statistics for genomics.
+
+OpenCL C kernels compiled at run time by PyOpenCL on any GPU, or on the CPU through pocl.
+
+>>> import oclstat
+>>> len(oclstat.devices()) >= 1
+True
+"""
+
+from . import random
+from ._runtime import (
+    DeviceCapabilityError,
+    DeviceInfo,
+    NoDeviceError,
+    Runtime,
+    devices,
+    get_runtime,
+)
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "DeviceCapabilityError",
+    "DeviceInfo",
+    "NoDeviceError",
+    "Runtime",
+    "devices",
+    "get_runtime",
+    "random",
+    "__version__",
+]

@@ -1,0 +1,526 @@
+"""The OpenCL runtime: the only module that touches pyopencl.
+
+It finds devices, chooses one, keeps one context and one in-order queue per device, builds each
+kernel file once per (device, file, build options) with ``cl_kernels/include`` on the include
+path, and launches kernels. Capability modules ask it for a :class:`Runtime` and never import
+pyopencl themselves.
+
+Device choice, first match wins:
+
+1. the ``device=`` argument: an index into :func:`devices`, a case-insensitive substring of
+   "platform | device name" (``"nvidia"``, ``"pocl"``, ``"cpu"``), a :class:`DeviceInfo`, a
+   ``pyopencl.Device`` or a :class:`Runtime`;
+2. the environment variable ``OCLSTAT_DEVICE`` (index or substring, as above);
+3. ``PYOPENCL_CTX`` (pyopencl's ``"platform[:device]"``, each part an index or a substring);
+4. the first GPU, then the first accelerator, then the first CPU.
+
+Nothing here ever prompts.
+
+>>> import oclstat
+>>> rt = oclstat.get_runtime()          # the best device present
+>>> rt.info.name != ""
+True
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import threading
+import warnings
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+try:  # pyopencl is a hard dependency, but give a helpful message if it is missing
+    import pyopencl as cl
+
+    _IMPORT_ERROR: Exception | None = None
+except ImportError as exc:  # pragma: no cover - exercised only without pyopencl
+    cl = None
+    _IMPORT_ERROR = exc
+
+HOW_TO_GET_A_DEVICE = (
+    "oclstat needs an OpenCL platform. For the CPU, install pocl with "
+    "`pip install \"oclstat[pocl]\"` (pyopencl's wheels bundle pocl); for a GPU, install the "
+    "vendor's OpenCL driver (NVIDIA: the CUDA driver's libnvidia-opencl and an ICD file in "
+    "/etc/OpenCL/vendors; AMD: ROCm; Intel: intel-opencl-icd). `oclstat devices` lists what is "
+    "found."
+)
+
+
+class NoDeviceError(RuntimeError):
+    """No usable OpenCL platform or device, or the requested device does not exist."""
+
+
+class DeviceCapabilityError(ValueError):
+    """The chosen device lacks something the call needs (float64, memory)."""
+
+
+@dataclass(frozen=True)
+class DeviceInfo:
+    """What oclstat knows about one OpenCL device (see :func:`devices`)."""
+
+    index: int
+    platform: str
+    name: str
+    type: str
+    compute_units: int
+    global_mem: int
+    max_alloc: int
+    local_mem: int
+    max_work_group_size: int
+    fp64: bool
+    version: str
+    driver: str
+
+    @property
+    def label(self) -> str:
+        """``"platform | device"``, the string device substrings are matched against."""
+        return f"{self.platform} | {self.name}"
+
+    def __str__(self) -> str:
+        gib = 2.0**30
+        return (
+            f"[{self.index}] {self.type:<4} {self.label}  ({self.compute_units} CUs, "
+            f"{self.global_mem / gib:.1f} GiB, max alloc {self.max_alloc / gib:.1f} GiB, "
+            f"fp64 {'yes' if self.fp64 else 'no'})"
+        )
+
+
+# ----------------------------------------------------------------------------- discovery
+
+
+def _require_pyopencl() -> None:
+    if cl is None:
+        raise NoDeviceError(f"pyopencl cannot be imported ({_IMPORT_ERROR}). {HOW_TO_GET_A_DEVICE}")
+
+
+def _platforms() -> list:
+    _require_pyopencl()
+    try:
+        platforms = cl.get_platforms()
+    except (cl.Error, RuntimeError) as exc:
+        raise NoDeviceError(f"no OpenCL platform found ({exc}). {HOW_TO_GET_A_DEVICE}") from exc
+    if not platforms:
+        raise NoDeviceError(f"no OpenCL platform found. {HOW_TO_GET_A_DEVICE}")
+    return platforms
+
+
+def _type_name(dev) -> str:
+    t = dev.type
+    if t & cl.device_type.GPU:
+        return "GPU"
+    if t & cl.device_type.ACCELERATOR:
+        return "ACC"
+    if t & cl.device_type.CPU:
+        return "CPU"
+    return "OTHER"
+
+
+def _device_list() -> list[tuple]:
+    """All (platform, device) pairs in a stable order: platforms, then their devices."""
+    pairs = []
+    for platform in _platforms():
+        try:
+            devs = platform.get_devices()
+        except cl.Error:
+            continue
+        pairs.extend((platform, d) for d in devs)
+    if not pairs:
+        raise NoDeviceError(f"OpenCL platforms exist but expose no device. {HOW_TO_GET_A_DEVICE}")
+    return pairs
+
+
+def _info(index: int, platform, dev) -> DeviceInfo:
+    fp64 = bool(dev.double_fp_config) or "cl_khr_fp64" in dev.extensions
+    return DeviceInfo(
+        index=index,
+        platform=platform.name.strip(),
+        name=dev.name.strip(),
+        type=_type_name(dev),
+        compute_units=int(dev.max_compute_units),
+        global_mem=int(dev.global_mem_size),
+        max_alloc=int(dev.max_mem_alloc_size),
+        local_mem=int(dev.local_mem_size),
+        max_work_group_size=int(dev.max_work_group_size),
+        fp64=fp64,
+        version=dev.version.strip(),
+        driver=dev.driver_version.strip(),
+    )
+
+
+def devices() -> list[DeviceInfo]:
+    """Every OpenCL device present, in the order the indices of ``device=`` refer to.
+
+    >>> import oclstat
+    >>> all(d.index == i for i, d in enumerate(oclstat.devices()))
+    True
+    """
+    return [_info(i, p, d) for i, (p, d) in enumerate(_device_list())]
+
+
+def _match(spec: str, pairs: list[tuple], what: str):
+    spec = spec.strip()
+    if spec.lstrip("-").isdigit():
+        i = int(spec)
+        if not 0 <= i < len(pairs):
+            raise NoDeviceError(
+                f"{what}={spec!r}: no device with that index; there are {len(pairs)}:\n"
+                + _listing()
+            )
+        return pairs[i][1]
+    needle = spec.lower()
+    for platform, dev in pairs:
+        if needle in f"{platform.name} | {dev.name} | {_type_name(dev)}".lower():
+            return dev
+    raise NoDeviceError(f"{what}={spec!r} matches no device. Devices:\n" + _listing())
+
+
+def _listing() -> str:
+    try:
+        return "\n".join(f"  {d}" for d in devices())
+    except NoDeviceError as exc:
+        return f"  ({exc})"
+
+
+def _from_pyopencl_ctx(spec: str, pairs: list[tuple]):
+    parts = spec.split(":")
+    platforms = []
+    for p, _ in pairs:
+        if p not in platforms:
+            platforms.append(p)
+    pspec = parts[0].strip()
+    if pspec.isdigit():
+        if int(pspec) >= len(platforms):
+            raise NoDeviceError(f"PYOPENCL_CTX={spec!r}: no platform {pspec}")
+        platform = platforms[int(pspec)]
+    elif pspec:
+        found = [p for p in platforms if pspec.lower() in p.name.lower()]
+        if not found:
+            raise NoDeviceError(f"PYOPENCL_CTX={spec!r} matches no platform")
+        platform = found[0]
+    else:
+        platform = platforms[0]
+    devs = [d for p, d in pairs if p == platform]
+    dspec = parts[1].strip() if len(parts) > 1 else ""
+    if not dspec:
+        return devs[0]
+    if dspec.isdigit():
+        if int(dspec) >= len(devs):
+            raise NoDeviceError(f"PYOPENCL_CTX={spec!r}: platform has no device {dspec}")
+        return devs[int(dspec)]
+    found = [d for d in devs if dspec.lower() in d.name.lower()]
+    if not found:
+        raise NoDeviceError(f"PYOPENCL_CTX={spec!r} matches no device")
+    return found[0]
+
+
+def select_device(device=None):
+    """The ``pyopencl.Device`` that ``device=`` (or the environment) designates."""
+    if isinstance(device, Runtime):
+        return device.device
+    if cl is not None and isinstance(device, cl.Device):
+        return device
+    pairs = _device_list()
+    if isinstance(device, DeviceInfo):
+        return _match(str(device.index), pairs, "device")
+    if isinstance(device, (int, np.integer)) and not isinstance(device, bool):
+        return _match(str(int(device)), pairs, "device")
+    if isinstance(device, str):
+        return _match(device, pairs, "device")
+    if device is not None:
+        raise TypeError(
+            "device must be None, an index, a name substring, a DeviceInfo, a pyopencl.Device "
+            f"or a Runtime; got {type(device).__name__}"
+        )
+    env = os.environ.get("OCLSTAT_DEVICE", "").strip()
+    if env:
+        return _match(env, pairs, "OCLSTAT_DEVICE")
+    ctx = os.environ.get("PYOPENCL_CTX", "").strip()
+    if ctx:
+        return _from_pyopencl_ctx(ctx, pairs)
+    for wanted in (cl.device_type.GPU, cl.device_type.ACCELERATOR, cl.device_type.CPU):
+        for _, dev in pairs:
+            if dev.type & wanted:
+                return dev
+    return pairs[0][1]
+
+
+# ----------------------------------------------------------------------------- kernels on disk
+
+
+def kernel_dir() -> Path:
+    """Directory of the ``.cl`` files: in the installed package, else beside it (source tree)."""
+    here = Path(__file__).resolve().parent
+    for candidate in (here / "cl_kernels", here.parent / "cl_kernels"):
+        if (candidate / "include" / "oclstat").is_dir():
+            return candidate
+    raise FileNotFoundError(
+        f"oclstat's OpenCL sources (cl_kernels/) were found neither in {here} nor in {here.parent}"
+    )
+
+
+# ----------------------------------------------------------------------------- the runtime
+
+
+class Profile:
+    """Collects the events of kernels launched inside :meth:`Runtime.profile`."""
+
+    def __init__(self) -> None:
+        self.events: list = []
+
+    @property
+    def seconds(self) -> float:
+        """Sum of device execution times (profiling events) of the kernels launched."""
+        total = 0
+        for ev in self.events:
+            ev.wait()
+            total += ev.profile.end - ev.profile.start
+        return total * 1e-9
+
+
+class Runtime:
+    """One device with its context, queue and program cache. Get one with :func:`get_runtime`."""
+
+    def __init__(self, device) -> None:
+        _require_pyopencl()
+        self.device = device
+        self.context = cl.Context([device])
+        self.queue = cl.CommandQueue(
+            self.context, device, properties=cl.command_queue_properties.PROFILING_ENABLE
+        )
+        pairs = _device_list()
+        index = next((i for i, (_, d) in enumerate(pairs) if d == device), -1)
+        self.info = _info(index, device.platform, device)
+        self._programs: dict = {}
+        self._kernels: dict = {}
+        self._lock = threading.RLock()
+        self._profiles: list[Profile] = []
+
+    def __repr__(self) -> str:
+        return f"Runtime({self.info.label!r})"
+
+    # -- capabilities ---------------------------------------------------------------------
+
+    @property
+    def is_cpu(self) -> bool:
+        return self.info.type == "CPU"
+
+    def require_fp64(self, what: str = "float64") -> None:
+        """Raise :class:`DeviceCapabilityError` if the device has no double precision."""
+        if not self.info.fp64:
+            raise DeviceCapabilityError(
+                f"{what} needs double precision, which device {self.info.label!r} does not "
+                "support; pass dtype=numpy.float32 or choose another device (oclstat devices)"
+            )
+
+    def real_defines(self, dtype) -> dict[str, str]:
+        """Build defines for a kernel computing in ``dtype`` (float32 or float64)."""
+        dt = np.dtype(dtype)
+        if dt == np.float64:
+            self.require_fp64("dtype=float64")
+            return {"REAL": "double", "OCLSTAT_REAL_IS_DOUBLE": "1"}
+        if dt == np.float32:
+            return {"REAL": "float"}
+        raise TypeError(f"dtype must be numpy.float32 or numpy.float64, got {dt}")
+
+    def lanes(self, dtype) -> int:
+        """Streams per work-item for kernels built on ``lanes.clh``: 1 on GPUs (one stream per
+        work-item), a 256-bit SIMD register's worth on CPUs (4 doubles, 8 floats). The
+        environment variable ``OCLSTAT_LANES`` overrides it (1, 2, 4, 8 or 16)."""
+        env = os.environ.get("OCLSTAT_LANES", "").strip()
+        if env:
+            if env not in ("1", "2", "4", "8", "16"):
+                raise ValueError(f"OCLSTAT_LANES must be 1, 2, 4, 8 or 16, got {env!r}")
+            return int(env)
+        if not self.is_cpu:
+            return 1
+        return max(1, 32 // np.dtype(dtype).itemsize)
+
+    def max_items(self, bytes_per_item: int, fraction: float = 0.5) -> int:
+        """How many items of ``bytes_per_item`` fit in one buffer (``max_alloc``) and in the
+        given fraction of global memory: the chunk size for work cut to fit the device."""
+        limit = min(self.info.max_alloc, int(self.info.global_mem * fraction))
+        return max(1, limit // max(1, int(bytes_per_item)))
+
+    # -- programs -------------------------------------------------------------------------
+
+    def program(self, filename: str, defines: dict | None = None):
+        """The built program for ``cl_kernels/<filename>`` with ``-D`` defines (cached)."""
+        defines = dict(defines or {})
+        if self.info.fp64:
+            defines.setdefault("OCLSTAT_FP64", "1")
+        key = (filename, tuple(sorted((k, str(v)) for k, v in defines.items())))
+        with self._lock:
+            prg = self._programs.get(key)
+            if prg is not None:
+                return prg
+            kdir = kernel_dir()
+            source = (kdir / filename).read_text()
+            options = ["-I", str(kdir / "include")]
+            options += [f"-D{k}={v}" for k, v in key[1]]
+            try:
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore", cl.CompilerWarning)
+                    prg = cl.Program(self.context, source).build(options=options)
+            except cl.Error as exc:
+                raise RuntimeError(
+                    f"building {filename} with {' '.join(options)} failed on "
+                    f"{self.info.label}:\n{exc}"
+                ) from exc
+            self._programs[key] = prg
+            return prg
+
+    def kernel(self, filename: str, name: str, defines: dict | None = None):
+        """A kernel object from :meth:`program` (cached per program and name)."""
+        prg = self.program(filename, defines)
+        with self._lock:
+            key = (id(prg), name)
+            k = self._kernels.get(key)
+            if k is None:
+                k = getattr(prg, name)
+                self._kernels[key] = k
+            return k
+
+    # -- buffers --------------------------------------------------------------------------
+
+    def to_device(self, array: np.ndarray, writable: bool = True):
+        """A buffer holding a copy of ``array``."""
+        mf = cl.mem_flags
+        flags = (mf.READ_WRITE if writable else mf.READ_ONLY) | mf.COPY_HOST_PTR
+        arr = np.ascontiguousarray(array)
+        if arr.nbytes == 0:
+            return self.empty(1)
+        return cl.Buffer(self.context, flags, hostbuf=arr)
+
+    def empty(self, nbytes: int):
+        """An uninitialised read-write buffer of ``nbytes`` bytes."""
+        if nbytes > self.info.max_alloc:
+            raise DeviceCapabilityError(
+                f"a buffer of {nbytes} bytes exceeds the device's max allocation "
+                f"({self.info.max_alloc} bytes) on {self.info.label}"
+            )
+        return cl.Buffer(self.context, cl.mem_flags.READ_WRITE, size=max(1, int(nbytes)))
+
+    def device_array(self, array, dtype, size: int, name: str = "out"):
+        """The buffer of a ``pyopencl.array.Array`` the caller passed as ``out=``, after checking
+        it is on this device's context, contiguous, of ``dtype`` and holds ``size`` elements."""
+        import pyopencl.array as cl_array
+
+        if not isinstance(array, cl_array.Array):
+            raise TypeError(f"{name} must be a pyopencl.array.Array, got {type(array).__name__}")
+        if array.context != self.context:
+            raise ValueError(f"{name} lives in another OpenCL context than {self.info.label!r}")
+        if array.dtype != np.dtype(dtype):
+            raise TypeError(f"{name} must have dtype {np.dtype(dtype)}, got {array.dtype}")
+        if array.size != size:
+            raise ValueError(f"{name} must hold {size} elements, got {array.size}")
+        if not (array.flags.c_contiguous or array.flags.f_contiguous):
+            raise ValueError(f"{name} must be contiguous")
+        return array.data
+
+    def read(self, buffer, out: np.ndarray) -> np.ndarray:
+        """Copy ``buffer`` into the contiguous host array ``out`` (blocking)."""
+        if out.nbytes:
+            cl.enqueue_copy(self.queue, out, buffer, is_blocking=True)
+        return out
+
+    @contextlib.contextmanager
+    def writing_into(self, host: np.ndarray, scratch=None):
+        """A buffer for a kernel to fill whose contents are in ``host`` when the block exits.
+
+        On CPU devices the buffer *is* ``host`` (``USE_HOST_PTR``, synchronised by a map): no
+        copy. On GPUs it is ``scratch`` (if large enough) or a new buffer, copied back at exit.
+        """
+        if host.nbytes == 0:
+            yield scratch if scratch is not None else self.empty(1)
+            return
+        if not host.flags.c_contiguous:
+            raise ValueError("writing_into needs a C-contiguous host array")
+        if self.is_cpu:
+            mf = cl.mem_flags
+            buf = cl.Buffer(self.context, mf.WRITE_ONLY | mf.USE_HOST_PTR, hostbuf=host)
+            yield buf
+            mapped, _ = cl.enqueue_map_buffer(
+                self.queue, buf, cl.map_flags.READ, 0, host.shape, host.dtype, is_blocking=True
+            )
+            mapped.base.release(self.queue)
+            buf.release()
+        else:
+            buf = scratch if scratch is not None and scratch.size >= host.nbytes else None
+            if buf is None:
+                buf = self.empty(host.nbytes)
+            yield buf
+            self.read(buf, host)
+
+    def write(self, buffer, array: np.ndarray) -> None:
+        """Copy a contiguous host array into ``buffer`` (blocking)."""
+        if array.nbytes:
+            cl.enqueue_copy(self.queue, buffer, np.ascontiguousarray(array), is_blocking=True)
+
+    # -- launches -------------------------------------------------------------------------
+
+    def local_size(self, kernel) -> int:
+        """Work-group size for 1-D launches: 256 on GPUs, 64 on CPUs (bounded by the kernel).
+
+        It is fixed rather than left to the driver because pocl compiles a work-group function
+        for every new local size it meets (a third of a second each)."""
+        wg = kernel.get_work_group_info(cl.kernel_work_group_info.WORK_GROUP_SIZE, self.device)
+        return int(min(64 if self.is_cpu else 256, wg))
+
+    def launch(self, kernel, n_items: int, *args, local_size: int | None = None):
+        """Run ``kernel`` over ``n_items`` work-items (1-D; the global size is rounded up to a
+        multiple of the work-group size, kernels guard their index). Returns the event."""
+        if n_items <= 0:
+            return None
+        lsize = local_size if local_size is not None else self.local_size(kernel)
+        gsize = -(-n_items // lsize) * lsize
+        event = kernel(self.queue, (gsize,), (lsize,), *args)
+        for prof in self._profiles:
+            prof.events.append(event)
+        return event
+
+    def finish(self) -> None:
+        self.queue.finish()
+
+    @contextlib.contextmanager
+    def profile(self) -> Iterator[Profile]:
+        """Record the kernels launched in this block; ``.seconds`` is their device time.
+
+        >>> import oclstat, numpy as np
+        >>> rt = oclstat.get_runtime()
+        >>> with rt.profile() as prof:
+        ...     _ = oclstat.random.uniform(1000, seed=1, device=rt)
+        >>> prof.seconds > 0
+        True
+        """
+        prof = Profile()
+        self._profiles.append(prof)
+        try:
+            yield prof
+        finally:
+            self._profiles.remove(prof)
+
+
+_RUNTIMES: dict = {}
+_RUNTIMES_LOCK = threading.Lock()
+
+
+def get_runtime(device=None) -> Runtime:
+    """The :class:`Runtime` for ``device`` (see the module docstring for how it is chosen).
+
+    Runtimes are created once per device and shared.
+    """
+    if isinstance(device, Runtime):
+        return device
+    dev = select_device(device)
+    key = dev.int_ptr
+    with _RUNTIMES_LOCK:
+        rt = _RUNTIMES.get(key)
+        if rt is None:
+            rt = Runtime(dev)
+            _RUNTIMES[key] = rt
+        return rt

@@ -1,0 +1,78 @@
+"""Shared fixtures: the OpenCL runtime under test, the shared real data, device selection."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+import oclstat
+
+REPO = Path(__file__).resolve().parent.parent
+SHARED_DATA = REPO.parent / "shared" / "data"
+
+
+@pytest.fixture(scope="session")
+def rt():
+    """The runtime every test uses: OCLSTAT_DEVICE / the best device (pocl on CI)."""
+    return oclstat.get_runtime()
+
+
+@pytest.fixture(scope="session")
+def shared_data() -> Path:
+    """``../shared/data`` (real data sets); tests that need it skip only when it is absent."""
+    if not SHARED_DATA.is_dir():
+        pytest.skip("../shared/data is not present")
+    return SHARED_DATA
+
+
+def _gpu_runtime():
+    for info in oclstat.devices():
+        if info.type == "GPU":
+            return oclstat.get_runtime(info.index)
+    return None
+
+
+def _cpu_runtime():
+    for info in oclstat.devices():
+        if info.type == "CPU":
+            return oclstat.get_runtime(info.index)
+    return None
+
+
+@pytest.fixture(scope="session")
+def gpu_rt():
+    rt = _gpu_runtime()
+    if rt is None:
+        pytest.skip("no GPU OpenCL device here (GPU tests run on the GPU machine)")
+    return rt
+
+
+@pytest.fixture(scope="session")
+def cpu_rt():
+    rt = _cpu_runtime()
+    if rt is None:
+        pytest.skip("no CPU OpenCL device (pocl) here")
+    return rt
+
+
+@pytest.fixture
+def lanes(monkeypatch):
+    """Set OCLSTAT_LANES for one test (kernels are cached per lane count)."""
+
+    def set_lanes(n):
+        if n is None:
+            monkeypatch.delenv("OCLSTAT_LANES", raising=False)
+        else:
+            monkeypatch.setenv("OCLSTAT_LANES", str(n))
+
+    return set_lanes
+
+
+def pytest_report_header(config):
+    try:
+        rt = oclstat.get_runtime()
+        return f"oclstat device: {rt.info} (OCLSTAT_DEVICE={os.environ.get('OCLSTAT_DEVICE', '')})"
+    except oclstat.NoDeviceError as exc:
+        return f"oclstat device: none ({exc})"

@@ -1,0 +1,81 @@
+"""The oclstat command line, run in-process and as a subprocess from the source tree."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+from conftest import REPO
+
+import oclstat.random as ocr
+from oclstat.cli import main
+
+
+def test_devices(capsys):
+    assert main(["devices"]) == 0
+    out = capsys.readouterr().out
+    assert "*" in out and "fp64" in out
+
+
+def test_rng_to_npy_and_csv_matches_the_api(tmp_path, rt):
+    npy = tmp_path / "z.npy"
+    assert main(["rng", "normal", "--n", "1e3", "--seed", "4", "--out", str(npy)]) == 0
+    assert np.array_equal(np.load(npy), ocr.normal(1000, seed=4, device=rt))
+    csv = tmp_path / "u.csv"
+    assert main(["rng", "uniform", "--n", "3", "4", "--seed", "2", "--dtype", "float32",
+                 "--out", str(csv)]) == 0
+    got = np.loadtxt(csv, delimiter=",", dtype=np.float32)
+    assert np.array_equal(got, ocr.uniform((3, 4), seed=2, dtype=np.float32, device=rt))
+    ints = tmp_path / "i.tsv"
+    assert main(["rng", "integers", "--n", "50", "--low", "1", "--high", "7", "--seed", "3",
+                 "--out", str(ints)]) == 0
+    assert np.array_equal(np.loadtxt(ints, dtype=np.int64),
+                          ocr.integers(1, 7, size=50, seed=3, device=rt))
+
+
+def test_rng_with_a_streams_file_continues(tmp_path, rt):
+    path = tmp_path / "st.npz"
+    ocr.create_streams(8).save(path)
+    first, second = tmp_path / "a.npy", tmp_path / "b.npy"
+    main(["rng", "raw", "--n", "16", "--streams", str(path), "--out", str(first)])
+    main(["rng", "raw", "--n", "16", "--streams", str(path), "--out", str(second)])
+    st = ocr.create_streams(8)
+    expected = np.concatenate([ocr.random_raw(16, streams=st), ocr.random_raw(16, streams=st)])
+    assert np.array_equal(np.concatenate([np.load(first), np.load(second)]), expected)
+
+
+def test_errors_are_reported_not_raised(tmp_path, capsys):
+    assert main(["rng", "normal", "--n", "5", "--seed", "1", "--out", str(tmp_path / "x.bin")]) == 2
+    assert "--out must end in" in capsys.readouterr().err
+    assert main(["rng", "uniform", "--n", "5", "--low", "2", "--high", "1", "--out", "-"]) == 2
+    assert "high must be greater than low" in capsys.readouterr().err
+    assert main(["devices", "--device", "no-such-device"]) in (0, 2)
+    with pytest.raises(SystemExit):
+        main(["rng", "normal", "--n", "-3", "--out", "-"])
+
+
+def test_demo_runs(capsys):
+    assert main(["demo", "--section", "random"]) == 0
+    out = capsys.readouterr().out
+    assert "equals clRNG's published constants: True" in out
+    assert "identical = True" in out
+
+
+def test_runs_from_the_source_tree_without_install(tmp_path):
+    env = dict(os.environ, PYTHONPATH=str(REPO))
+    code = (
+        "import oclstat, oclstat._runtime as r, pathlib;"
+        "print(pathlib.Path(oclstat.__file__).parent.parent);"
+        "print(r.kernel_dir());"
+        "print(oclstat.random.uniform(3, seed=1).shape)"
+    )
+    res = subprocess.run([sys.executable, "-c", code], env=env, cwd=tmp_path,
+                         capture_output=True, text=True, timeout=300)
+    assert res.returncode == 0, res.stderr
+    lines = res.stdout.splitlines()
+    assert lines[0] == str(REPO)
+    assert lines[1] == str(REPO / "cl_kernels")
+    assert lines[2] == "(3,)"

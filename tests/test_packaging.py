@@ -1,0 +1,36 @@
+"""The installed package carries its OpenCL sources (cl_kernels/ inside the wheel)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+from conftest import REPO
+
+import oclstat
+from oclstat import _runtime
+
+
+def test_installed_package_uses_its_own_kernels():
+    pkg = Path(oclstat.__file__).resolve().parent
+    if pkg.parent == REPO:
+        pytest.skip("running from the source tree (see test_cli for that mode)")
+    assert _runtime.kernel_dir() == pkg / "cl_kernels"
+
+
+@pytest.mark.slow
+def test_wheel_contains_the_kernels(tmp_path):
+    res = subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(tmp_path), str(REPO)],
+        capture_output=True, text=True, timeout=600,
+    )
+    if res.returncode != 0:
+        pytest.fail(f"building the wheel failed:\n{res.stdout}\n{res.stderr}")
+    wheel = next(tmp_path.glob("oclstat-*.whl"))
+    names = set(zipfile.ZipFile(wheel).namelist())
+    assert "oclstat/cl_kernels/random.cl" in names
+    assert "oclstat/cl_kernels/include/oclstat/mrg31k3p.clh" in names
+    assert "oclstat/random.py" in names

@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# System packages the tests need, from Debian (only what is missing is installed):
+#   R (r-base-core) with reticulate, testthat and coin, for the R bridge and R comparisons.
+# Needs root (CI machines run as root); prints what it would do otherwise.
+set -euo pipefail
+want=(r-base-core r-cran-reticulate r-cran-testthat r-cran-coin)
+missing=()
+for p in "${want[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+if [ "$(id -u)" != 0 ]; then
+  echo "setup-system: run as root to install: ${missing[*]}" >&2
+  exit 0
+fi
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
