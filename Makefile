@@ -18,9 +18,12 @@ setup: $(BIN)/python
 demo: setup
 	$(BIN)/oclstat demo
 
+# rpy2 (the [r] extra) is installed where R is: the R comparisons then run for real. ABI mode
+# needs only R's shared library, no compiler.
 setup-test: $(BIN)/python
 	bash tools/setup-system.sh
 	$(BIN)/python -m pip install -q ".[pocl,test]"
+	if command -v R >/dev/null 2>&1; then RPY2_CFFI_MODE=ABI $(BIN)/python -m pip install -q ".[r]"; fi
 
 lint: setup-test
 	$(BIN)/ruff check oclstat tests benchmarks
@@ -33,6 +36,7 @@ test: lint
 bench: setup
 	$(BIN)/python -m pip install -q ".[bench]"
 	$(BIN)/python benchmarks/bench_random.py
+	$(BIN)/python benchmarks/bench_fisher.py
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info .pytest_cache .ruff_cache

@@ -16,6 +16,13 @@ from ._runtime import (
     devices,
     get_runtime,
 )
+from .fisher import (
+    FisherSimBatchResult,
+    FisherSimResult,
+    fisher_sim,
+    fisher_sim_batch,
+    random_table,
+)
 
 __version__ = "0.1.0"
 
@@ -27,5 +34,10 @@ __all__ = [
     "devices",
     "get_runtime",
     "random",
+    "FisherSimResult",
+    "FisherSimBatchResult",
+    "fisher_sim",
+    "fisher_sim_batch",
+    "random_table",
     "__version__",
 ]

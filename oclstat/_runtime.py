@@ -348,19 +348,20 @@ class Runtime:
 
     # -- programs -------------------------------------------------------------------------
 
-    def program(self, filename: str, defines: dict | None = None):
-        """The built program for ``cl_kernels/<filename>`` with ``-D`` defines (cached)."""
+    def program(self, filename: str, defines: dict | None = None, options: tuple = ()):
+        """The built program for ``cl_kernels/<filename>`` with ``-D`` defines and extra build
+        ``options`` (cached per file, defines and options)."""
         defines = dict(defines or {})
         if self.info.fp64:
             defines.setdefault("OCLSTAT_FP64", "1")
-        key = (filename, tuple(sorted((k, str(v)) for k, v in defines.items())))
+        key = (filename, tuple(sorted((k, str(v)) for k, v in defines.items())), tuple(options))
         with self._lock:
             prg = self._programs.get(key)
             if prg is not None:
                 return prg
             kdir = kernel_dir()
             source = (kdir / filename).read_text()
-            options = ["-I", str(kdir / "include")]
+            options = ["-I", str(kdir / "include"), *key[2]]
             options += [f"-D{k}={v}" for k, v in key[1]]
             try:
                 with warnings.catch_warnings():
@@ -374,9 +375,9 @@ class Runtime:
             self._programs[key] = prg
             return prg
 
-    def kernel(self, filename: str, name: str, defines: dict | None = None):
+    def kernel(self, filename: str, name: str, defines: dict | None = None, options: tuple = ()):
         """A kernel object from :meth:`program` (cached per program and name)."""
-        prg = self.program(filename, defines)
+        prg = self.program(filename, defines, options)
         with self._lock:
             key = (id(prg), name)
             k = self._kernels.get(key)

@@ -3,6 +3,7 @@
     oclstat devices
     oclstat demo [--device D]
     oclstat rng normal --n 1000000 --seed 1 --out z.npy
+    oclstat fisher TABLE.csv --resamples 1e6 --seed 1
 
 Every sub-command accepts ``--device`` (index or name substring, as ``OCLSTAT_DEVICE``).
 
@@ -84,6 +85,56 @@ def _cmd_rng(args) -> int:
     return 0
 
 
+def read_count_table(path: str) -> tuple[np.ndarray, list[str], list[str]]:
+    """A table of counts from CSV/TSV: a header row and a first column of row names are used
+    when present (they are when they do not parse as numbers). Returns (counts, rows, cols)."""
+    import pandas as pd
+
+    sep = "\t" if path.endswith((".tsv", ".tab")) else ","
+    raw = pd.read_csv(path, sep=sep, header=None, dtype=str, skipinitialspace=True)
+    if raw.empty:
+        raise ValueError(f"{path}: no data")
+
+    def numeric(values) -> bool:
+        return bool(pd.to_numeric(pd.Series(values), errors="coerce").notna().all())
+
+    has_header = not numeric(raw.iloc[0, 1:]) or not numeric(raw.iloc[0, :1])
+    body = raw.iloc[1:] if has_header else raw
+    has_names = not numeric(body.iloc[:, 0])
+    cols = list(raw.iloc[0, 1 if has_names else 0:]) if has_header else []
+    rows = list(body.iloc[:, 0]) if has_names else []
+    values = body.iloc[:, 1:] if has_names else body
+    counts = values.apply(pd.to_numeric, errors="coerce").to_numpy(dtype=np.float64)
+    if np.isnan(counts).any():
+        bad = np.argwhere(np.isnan(counts))[0]
+        raise ValueError(f"{path}: cell at data row {bad[0] + 1}, column {bad[1] + 1} is not a "
+                         "number")
+    return counts, rows, cols
+
+
+def _cmd_fisher(args) -> int:
+    import time
+
+    from .fisher import fisher_sim
+
+    counts, _, _ = read_count_table(args.table)
+    rt = get_runtime(args.device)
+    dtype = {"auto": None, "float64": np.float64, "float32": np.float32}[args.dtype]
+    t0 = time.perf_counter()
+    res = fisher_sim(counts, n_resamples=args.resamples, seed=args.seed, dtype=dtype,
+                     device=rt, return_statistics=bool(args.statistics), progress=None)
+    elapsed = time.perf_counter() - t0
+    report = res.report().replace("data:  x", f"data:  {Path(args.table).name}")
+    print(report)
+    print(f"statistic (-sum log x_ij!) = {res.statistic:.10g}; {res.count} of "
+          f"{res.n_resamples} simulated tables at most as probable as the observed one")
+    print(f"device: {rt.info.label}; {elapsed:.2f} s")
+    if args.statistics:
+        np.save(args.statistics, res.null_distribution)
+        print(f"wrote the simulated statistics to {args.statistics}", file=sys.stderr)
+    return 0
+
+
 def _float_count(text: str) -> int:
     value = float(text)
     if value != int(value) or value < 0:
@@ -125,6 +176,17 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--rate", type=float, default=1.0)
     p.add_argument("--out", required=True, help="output file (.npy, .csv, .tsv) or - for stdout")
     p.set_defaults(func=_cmd_rng)
+
+    p = add("fisher", "Monte Carlo Fisher exact test of an r x c table (as R's fisher.test)")
+    p.add_argument("table", help="CSV or TSV of counts (header row and row names optional)")
+    p.add_argument("--resamples", type=_float_count, default=2000,
+                   help="tables to simulate (R's B), e.g. 1e6 (default 2000)")
+    p.add_argument("--seed", type=int, default=None, help="integer seed (default: random)")
+    p.add_argument("--dtype", choices=["auto", "float64", "float32"], default="auto",
+                   help="precision of the sampling arithmetic (counts are exact either way)")
+    p.add_argument("--statistics", default=None,
+                   help="also save the simulated statistics to this .npy file")
+    p.set_defaults(func=_cmd_fisher)
     return parser
 
 

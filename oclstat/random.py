@@ -432,6 +432,34 @@ def _create_on_device(rt, seed: tuple[int, ...], n: int):
     return buf
 
 
+def stream_buffer(rt, count: int, *, seed=None, streams=None):
+    """A device buffer of ``count`` MRG31k3p states for another capability's kernel.
+
+    With ``streams`` (a :class:`Streams` holding at least ``count`` streams) the buffer is the
+    streams' own device copy: the kernel advances streams ``0 .. count-1`` in place (call
+    ``streams._device_changed()`` after it). Otherwise ``count`` fresh streams of ``seed`` (an
+    int or six integers; None: a fresh seed) are created on the device, stream ``k`` being the
+    ``k``-th clRNG stream of that seed. Returns ``(buffer, streams_or_None)``.
+
+    >>> import oclstat
+    >>> buf, st = stream_buffer(oclstat.get_runtime(), 4, seed=1)
+    >>> st is None
+    True
+    """
+    if streams is not None and seed is not None:
+        raise ValueError("pass either streams= or seed=, not both")
+    if streams is not None:
+        if not isinstance(streams, Streams):
+            raise TypeError(f"streams must be an oclstat.random.Streams, got {type(streams)}")
+        if streams.n_streams < count:
+            raise ValueError(
+                f"streams holds {streams.n_streams} streams; this call needs at least {count}"
+            )
+        return streams._device_buffer(rt), streams
+    words = _fresh_seed() if seed is None else as_seed(seed)
+    return _create_on_device(rt, words, count), None
+
+
 # ----------------------------------------------------------------------------- draws
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 from pathlib import Path
 
 import pytest
@@ -76,3 +77,22 @@ def pytest_report_header(config):
         return f"oclstat device: {rt.info} (OCLSTAT_DEVICE={os.environ.get('OCLSTAT_DEVICE', '')})"
     except oclstat.NoDeviceError as exc:
         return f"oclstat device: none ({exc})"
+
+
+@pytest.fixture(scope="session")
+def R():
+    """R through rpy2 (``rpy2.robjects``), for comparisons with R's own functions.
+
+    Skips only where R is not installed; where R is installed, rpy2 must be too (``make test``
+    installs it), so a missing rpy2 fails instead of silently skipping.
+    """
+    if shutil.which("R") is None:
+        pytest.skip("R is not installed")
+    import rpy2.robjects as ro
+    from rpy2.rinterface_lib import openrlib
+
+    # rpy2 routes R's event processing (R_CheckUserInterrupt, called inside R's C loops such as
+    # fisher.test's simulation) through a Python callback, which makes those loops ~20x slower
+    # than in Rscript. Tests have no R graphics or GUI events to process: switch it off.
+    openrlib.rlib.ptr_R_ProcessEvents = openrlib.ffi.NULL
+    return ro

@@ -10,8 +10,9 @@ import numpy as np
 import pytest
 from conftest import REPO
 
+import oclstat
 import oclstat.random as ocr
-from oclstat.cli import main
+from oclstat.cli import main, read_count_table
 
 
 def test_devices(capsys):
@@ -64,6 +65,14 @@ def test_demo_runs(capsys):
     assert "identical = True" in out
 
 
+@pytest.mark.slow
+def test_demo_fisher_section(capsys):
+    assert main(["demo", "--section", "fisher"]) == 0
+    out = capsys.readouterr().out
+    assert "month.csv (12 x 12, n = 12865): p = 0.40" in out
+    assert "weekday.csv (7 x 12" in out
+
+
 def test_runs_from_the_source_tree_without_install(tmp_path):
     env = dict(os.environ, PYTHONPATH=str(REPO))
     code = (
@@ -79,3 +88,39 @@ def test_runs_from_the_source_tree_without_install(tmp_path):
     assert lines[0] == str(REPO)
     assert lines[1] == str(REPO / "cl_kernels")
     assert lines[2] == "(3,)"
+
+
+def test_fisher_command_prints_an_r_like_report(tmp_path, capsys, rt):
+    table = tmp_path / "t.csv"
+    table.write_text("group,a,b,c\nx,12,5,7\ny,3,9,4\nz,6,2,11\n")
+    stats_path = tmp_path / "null.npy"
+    assert main(["fisher", str(table), "--resamples", "2e4", "--seed", "3",
+                 "--statistics", str(stats_path)]) == 0
+    out = capsys.readouterr().out
+    res = oclstat.fisher_sim([[12, 5, 7], [3, 9, 4], [6, 2, 11]], n_resamples=20000, seed=3,
+                             device=rt)
+    assert "Fisher's Exact Test for Count Data with simulated p-value" in out
+    assert "20000 replicates" in out and "data:  t.csv" in out
+    assert f"p-value = {res.pvalue:.4g}" in out
+    assert np.load(stats_path).shape == (20000,)
+
+
+@pytest.mark.parametrize(
+    "text,suffix",
+    [("1,2\n3,4\n", ".csv"), ("a\tb\n1\t2\n3\t4\n", ".tsv"), ("r,a,b\nu,1,2\nv,3,4\n", ".csv")],
+)
+def test_count_tables_with_and_without_header_and_names(tmp_path, text, suffix):
+    path = tmp_path / f"t{suffix}"
+    path.write_text(text)
+    counts, _, _ = read_count_table(str(path))
+    assert counts.tolist() == [[1, 2], [3, 4]]
+
+
+def test_fisher_command_bad_table_is_reported(tmp_path, capsys):
+    path = tmp_path / "bad.csv"
+    path.write_text("a,b\n1,x\n3,4\n")
+    assert main(["fisher", str(path)]) == 2
+    assert "not a number" in capsys.readouterr().err
+    path.write_text("a,b\n1,-2\n3,4\n")
+    assert main(["fisher", str(path)]) == 2
+    assert "negative" in capsys.readouterr().err

@@ -1,0 +1,144 @@
+"""oclstat.fisher_sim next to R's fisher.test(simulate.p.value = TRUE) and scipy, in one run.
+
+    python benchmarks/bench_fisher.py [--device D] [--sizes small|full] [--no-r] [--no-scipy]
+
+Tables: the two example tables (US births 2018, congenital anomalies by month 12 x 12 and by
+weekday 7 x 12, n = 12,865). Peers, each on the same table with the same number of simulated
+tables: R's fisher.test (rcont2 in C, one core; timed inside R by system.time, so R's start-up
+is excluded), and scipy's random_table(...).rvs(method="patefield") plus the statistic in numpy.
+
+The floor is the generator work the algorithm cannot avoid: one MRG31k3p step per drawn cell,
+(r - 1)(c - 1) per table, at the rate this device produces raw MRG31k3p outputs
+(oclstat.random.random_raw into device memory). On a CPU (pocl) oclstat's figure is wall time;
+on a GPU it is device time (profiling events), wall time beside it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _common import header, median_time, table  # noqa: E402
+
+import oclstat  # noqa: E402
+import oclstat.random as ocr  # noqa: E402
+from oclstat.datasets import fisher_table  # noqa: E402
+
+
+def r_fisher(x: np.ndarray, b: int):
+    """(seconds, p) of R's fisher.test(x, simulate.p.value = TRUE, B = b), or None."""
+    rscript = shutil.which("Rscript")
+    if rscript is None:
+        return None
+    cells = ",".join(str(int(v)) for v in x.ravel(order="F"))
+    code = (f"x <- matrix(c({cells}), {x.shape[0]}); set.seed(1); "
+            f"t <- system.time(p <- fisher.test(x, simulate.p.value = TRUE, B = {b})$p.value)"
+            "[['elapsed']]; cat(t, p)")
+    out = subprocess.run([rscript, "-e", code], capture_output=True, text=True, check=True)
+    t, p = out.stdout.split()
+    return float(t), float(p)
+
+
+def scipy_fisher(x: np.ndarray, b: int):
+    """(seconds, p) of scipy random_table rvs (Patefield) + the statistic in numpy."""
+    from scipy import stats
+    from scipy.special import gammaln
+
+    threshold = -gammaln(x + 1.0).sum() / oclstat.fisher.ALMOST_ONE
+    law = stats.random_table(x.sum(1), x.sum(0))
+    t0 = time.perf_counter()
+    count, done, chunk = 0, 0, 100_000
+    while done < b:
+        m = min(chunk, b - done)
+        tables = law.rvs(m, random_state=done + 1, method="patefield")
+        count += int((-gammaln(tables + 1.0).sum(axis=(1, 2)) <= threshold).sum())
+        done += m
+    return time.perf_counter() - t0, (1 + count) / (b + 1)
+
+
+def mrg_rate(rt) -> float:
+    """Raw MRG31k3p outputs per second on this device (device time, into device memory)."""
+    import pyopencl.array as cl_array
+
+    n = 1 << 26 if not rt.is_cpu else 1 << 24
+    out = cl_array.empty(rt.queue, n, np.uint32)
+    st = ocr.create_streams(2**18)
+    ocr.random_raw(n, streams=st, device=rt, out=out)
+    rt.finish()
+    best = float("inf")
+    for _ in range(3):
+        with rt.profile() as prof:
+            ocr.random_raw(n, streams=st, device=rt, out=out)
+        best = min(best, prof.seconds)
+    return n / best
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--device", default=None)
+    ap.add_argument("--sizes", choices=["small", "full"], default="full")
+    ap.add_argument("--no-r", action="store_true")
+    ap.add_argument("--no-scipy", action="store_true")
+    args = ap.parse_args()
+    rt = oclstat.get_runtime(args.device)
+    print(header(rt, "Monte Carlo Fisher exact test: oclstat.fisher_sim vs R fisher.test"))
+
+    if rt.is_cpu:
+        cases = [("month", 10**5), ("weekday", 10**5)]
+        if args.sizes == "full":
+            cases = [("month", 10**6), ("weekday", 10**6)]
+    else:
+        cases = [("month", 10**6), ("weekday", 10**7)]
+        if args.sizes == "full":
+            cases += [("month", 10**7), ("weekday", 10**8)]
+    rate = mrg_rate(rt)
+    print(f"# MRG31k3p raw rate on this device: {rate / 1e9:.2f} G outputs/s")
+
+    rows = []
+    for name, b in cases:
+        x = fisher_table(name).to_numpy()
+        oclstat.fisher_sim(x, n_resamples=1000, seed=1, device=rt)  # build, warm up
+        repeat = 3 if b <= 10**7 else 1
+        result = {}
+
+        def run(result=result, x=x, b=b):
+            with rt.profile() as prof:
+                result["res"] = oclstat.fisher_sim(x, n_resamples=b, seed=11, device=rt,
+                                                   progress=False)
+            result["device"] = prof.seconds
+
+        wall = median_time(run, repeat=repeat, warmup=0)
+        ours = wall if rt.is_cpu else result["device"]
+        cells = (x.shape[0] - 1) * (x.shape[1] - 1)
+        floor = b * cells / rate
+        row = {
+            "table": f"{name} {x.shape[0]}x{x.shape[1]}",
+            "B": f"{b:.0e}",
+            "oclstat p": f"{result['res'].pvalue:.4g}",
+            "oclstat s": f"{ours:.3f}" + ("" if rt.is_cpu else f" (wall {wall:.3f})"),
+            "floor s": f"{floor:.4f}",
+            "floor/oclstat": f"{floor / ours:.2f}",
+        }
+        if not args.no_r and b <= 10**7:
+            r = r_fisher(x, b)
+            if r is not None:
+                row.update({"R s": f"{r[0]:.2f}", "R p": f"{r[1]:.4g}",
+                            "R/oclstat": f"{r[0] / ours:.2f}x"})
+        if not args.no_scipy and b <= 10**6:
+            s = scipy_fisher(x, b)
+            row.update({"scipy s": f"{s[0]:.2f}", "scipy/oclstat": f"{s[0] / ours:.2f}x"})
+        rows.append(row)
+        print(f"# done {name} B={b:.0e}", flush=True)
+    print(table(rows, ["table", "B", "oclstat s", "R s", "R/oclstat", "scipy s", "scipy/oclstat",
+                       "floor s", "floor/oclstat", "oclstat p", "R p"]))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,29 @@
+/*
+ * Kernels that expose shared device code to the test-suite, so that each header is checked on
+ * its own against an independent reference (tests/test_device_math.py). Not used by the library.
+ *
+ * Build defines: REAL (float or double).
+ */
+#include <oclstat/hypergeometric.clh>
+
+__kernel void exact_exp_values(__global const REAL *x, __global REAL *y, const ulong n)
+{
+    const ulong i = get_global_id(0);
+    if (i < n) y[i] = oclstat_exact_exp(x[i]);
+}
+
+/* out[s * per_stream + i] = draw i of stream s from the hypergeometric law (draws, marked,
+ * total); logfact as in hypergeometric.clh. */
+__kernel void hypergeometric_values(__global uint *states, const ulong n_streams,
+                                    const ulong per_stream, const uint draws, const uint marked,
+                                    const uint total, __global const long *logfact,
+                                    const REAL scale, __global uint *out)
+{
+    const ulong s = get_global_id(0);
+    if (s >= n_streams) return;
+    mrg31k3p_state st;
+    mrg31k3p_load(&st, states, s);
+    for (ulong i = 0; i < per_stream; i++)
+        out[s * per_stream + i] = oclstat_hypergeometric(&st, draws, marked, total, logfact, scale);
+    mrg31k3p_store(&st, states, s);
+}
