@@ -37,6 +37,7 @@ bench: setup
 	$(BIN)/python -m pip install -q ".[bench]"
 	$(BIN)/python benchmarks/bench_random.py
 	$(BIN)/python benchmarks/bench_fisher.py
+	$(BIN)/python benchmarks/bench_permutation.py
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info .pytest_cache .ruff_cache

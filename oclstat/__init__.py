@@ -23,6 +23,7 @@ from .fisher import (
     fisher_sim_batch,
     random_table,
 )
+from .permutation import PermutationTestResult, permutation_test
 
 __version__ = "0.1.0"
 
@@ -39,5 +40,7 @@ __all__ = [
     "fisher_sim",
     "fisher_sim_batch",
     "random_table",
+    "PermutationTestResult",
+    "permutation_test",
     "__version__",
 ]

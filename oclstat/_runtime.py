@@ -457,6 +457,11 @@ class Runtime:
             yield buf
             self.read(buf, host)
 
+    def fill(self, buffer, pattern: np.ndarray, nbytes: int) -> None:
+        """Fill the first ``nbytes`` of ``buffer`` with ``pattern`` (e.g. zeros) on the device."""
+        if nbytes:
+            cl.enqueue_fill_buffer(self.queue, buffer, pattern, 0, nbytes)
+
     def write(self, buffer, array: np.ndarray) -> None:
         """Copy a contiguous host array into ``buffer`` (blocking)."""
         if array.nbytes:

@@ -45,6 +45,7 @@ import numpy as np
 from scipy.special import gammaln
 
 from . import random as ocr
+from ._multitest import benjamini_hochberg
 from ._progress import Progress
 from ._runtime import get_runtime
 from ._validation import as_float_dtype, as_int, as_shape
@@ -391,14 +392,7 @@ class FisherSimBatchResult:
 
     def qvalues(self) -> np.ndarray:
         """Benjamini-Hochberg adjusted p-values (R's ``p.adjust(p, "BH")``)."""
-        p = np.asarray(self.pvalue, dtype=np.float64)
-        n = len(p)
-        order = np.argsort(p)[::-1]
-        ranked = p[order] * n / np.arange(n, 0, -1)
-        q = np.minimum.accumulate(ranked)
-        out = np.empty(n)
-        out[order] = np.minimum(q, 1.0)
-        return out
+        return benjamini_hochberg(self.pvalue)
 
     def to_frame(self):
         """A pandas DataFrame: statistic, count, pvalue, qvalue (BH), one row per table."""

@@ -12,7 +12,7 @@ from conftest import REPO
 
 import oclstat
 import oclstat.random as ocr
-from oclstat.cli import main, read_count_table
+from oclstat.cli import main, read_numeric_table
 
 
 def test_devices(capsys):
@@ -112,7 +112,7 @@ def test_fisher_command_prints_an_r_like_report(tmp_path, capsys, rt):
 def test_count_tables_with_and_without_header_and_names(tmp_path, text, suffix):
     path = tmp_path / f"t{suffix}"
     path.write_text(text)
-    counts, _, _ = read_count_table(str(path))
+    counts, _, _ = read_numeric_table(str(path))
     assert counts.tolist() == [[1, 2], [3, 4]]
 
 
@@ -124,3 +124,28 @@ def test_fisher_command_bad_table_is_reported(tmp_path, capsys):
     path.write_text("a,b\n1,-2\n3,4\n")
     assert main(["fisher", str(path)]) == 2
     assert "negative" in capsys.readouterr().err
+
+
+def test_permtest_command_writes_a_table(tmp_path, capsys, rt):
+    rng = np.random.default_rng(4)
+    a, b = rng.normal(size=(5, 7)), rng.normal(0.5, 1, size=(5, 9))
+    pa, pb, out = tmp_path / "a.csv", tmp_path / "b.csv", tmp_path / "r.tsv"
+    header = "protein," + ",".join(f"s{i}" for i in range(7))
+    rows = [f"P{i}," + ",".join(f"{v:.17g}" for v in a[i]) for i in range(5)]
+    pa.write_text(header + "\n" + "\n".join(rows) + "\n")
+    np.savetxt(pb, b, delimiter=",", fmt="%.17g")
+    assert main(["permtest", str(pa), str(pb), "--windows", "32", "--out", str(out)]) == 0
+    import pandas as pd
+
+    got = pd.read_csv(out, sep="\t")
+    want = oclstat.permutation_test(a, b, n_windows=32, device=rt)
+    assert got["feature"].tolist() == [f"P{i}" for i in range(5)]
+    np.testing.assert_allclose(got["pvalue"], want.pvalue, rtol=1e-12)
+    assert "5 features, 7 vs 9 samples" in capsys.readouterr().err
+
+
+def test_permtest_command_mismatched_features(tmp_path, capsys):
+    (tmp_path / "a.csv").write_text("1,2\n3,4\n")
+    (tmp_path / "b.csv").write_text("1,2\n")
+    assert main(["permtest", str(tmp_path / "a.csv"), str(tmp_path / "b.csv")]) == 2
+    assert "rows must be the same features" in capsys.readouterr().err

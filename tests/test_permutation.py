@@ -1,0 +1,213 @@
+"""oclstat.permutation_test against brute-force enumeration, scipy, the hypergeometric law and
+R's coin."""
+
+from __future__ import annotations
+
+import itertools
+import math
+
+import numpy as np
+import pytest
+from scipy import stats
+
+import oclstat
+from oclstat.permutation import window_scores
+
+
+def brute_force(x, y):
+    """(statistic, P(T >= t), P(T <= t), P(T = t), null dict) over all relabelings."""
+    pooled = np.concatenate([x, y])
+    m, total = len(x), len(pooled)
+    sums = np.array([pooled[list(c)].sum() for c in itertools.combinations(range(total), m)])
+    t = x.sum()
+    values, counts = np.unique(sums, return_counts=True)
+    null = dict(zip(values.tolist(), (counts / len(sums)).tolist(), strict=True))
+    return t, (sums >= t).mean(), (sums <= t).mean(), (sums == t).mean(), null
+
+
+def expected_p(ge, le, eq, alternative, mid_p):
+    if mid_p:
+        ge, le = ge - eq / 2, le - eq / 2
+    if alternative == "greater":
+        return ge
+    if alternative == "less":
+        return le
+    return min(1.0, 2 * min(ge, le))
+
+
+CASES = [(4, 5), (6, 3), (1, 7), (5, 5), (7, 1)]
+
+
+@pytest.mark.parametrize("m,n", CASES)
+@pytest.mark.parametrize("mid_p", [False, True])
+def test_equals_brute_force_enumeration_with_ties(m, n, mid_p):
+    rng = np.random.default_rng(m * 10 + n)
+    features = 6
+    x = rng.integers(-3, 5, size=(features, m))  # small range: many ties, negative values
+    y = rng.integers(-2, 6, size=(features, n))
+    for alternative in ("two-sided", "less", "greater"):
+        res = oclstat.permutation_test(x, y, alternative=alternative, mid_p=mid_p,
+                                       return_null=True)
+        for f in range(features):
+            t, ge, le, eq, null = brute_force(x[f], y[f])
+            assert res.statistic[f] == t
+            want = expected_p(ge, le, eq, alternative, mid_p)
+            assert res.pvalue[f] == pytest.approx(want, rel=1e-12, abs=1e-300)
+            got = {int(res.null_offset[f]) + i: p for i, p in enumerate(res.null_distribution[f])
+                   if p > 0}
+            assert got.keys() == null.keys()
+            for v, p in null.items():
+                assert got[v] == pytest.approx(p, rel=1e-12)
+
+
+@pytest.mark.parametrize("schedule", ["feature", "steps"])
+def test_both_device_schedules_agree_with_enumeration(monkeypatch, schedule):
+    """The per-feature (CPU) and per-step (GPU) kernels, both run here."""
+    monkeypatch.setattr(oclstat.permutation, "SCHEDULE", schedule)
+    rng = np.random.default_rng(99)
+    x, y = rng.integers(0, 12, size=(5, 6)), rng.integers(0, 12, size=(5, 4))
+    res = oclstat.permutation_test(x, y, alternative="less", mid_p=True)
+    for f in range(5):
+        t, ge, le, eq, _ = brute_force(x[f], y[f])
+        assert res.pvalue[f] == pytest.approx(expected_p(ge, le, eq, "less", True), rel=1e-12)
+
+
+def test_one_feature_gives_scalars():
+    res = oclstat.permutation_test([3, 5, 6, 9], [1, 2, 2, 4, 3], alternative="greater")
+    assert isinstance(res.statistic, int) and isinstance(res.pvalue, float)
+    assert res.pvalue == pytest.approx(3 / 126, rel=1e-12)
+
+
+def test_axis_zero_means_samples_in_rows():
+    rng = np.random.default_rng(1)
+    x, y = rng.integers(0, 9, size=(5, 3)), rng.integers(0, 9, size=(6, 3))
+    a = oclstat.permutation_test(x, y, axis=0)
+    b = oclstat.permutation_test(x.T, y.T)
+    np.testing.assert_array_equal(a.pvalue, b.pvalue)
+
+
+@pytest.mark.parametrize("alternative", ["two-sided", "less", "greater"])
+def test_matches_scipy_permutation_test(alternative):
+    rng = np.random.default_rng(7)
+    x, y = rng.normal(0.5, 1, 6), rng.normal(0, 1, 7)
+    w = 16
+    scores = window_scores(np.concatenate([x, y])[None, :], w)[0]
+    ref = stats.permutation_test((scores[:6], scores[6:]), lambda a, b: a.sum(),
+                                 permutation_type="independent", alternative=alternative,
+                                 n_resamples=np.inf)
+    res = oclstat.permutation_test(x, y, n_windows=w, alternative=alternative)
+    assert res.statistic == ref.statistic
+    assert res.pvalue == pytest.approx(ref.pvalue, rel=1e-12)
+
+
+def test_window_rule():
+    v = np.array([[2.0, 4.0, 6.0, 10.0, 9.999]])
+    assert window_scores(v, 4).tolist() == [[0, 1, 2, 3, 3]]
+    assert window_scores(np.array([[5.0, 5.0, 5.0]]), 8).tolist() == [[0, 0, 0]]
+    res = oclstat.permutation_test([5.0, 5.0], [5.0, 5.0, 5.0], n_windows=8)
+    assert res.pvalue == 1.0
+
+
+def test_binary_scores_follow_the_hypergeometric_law_deep_into_the_tails():
+    """0/1 scores: the sum of x's scores is hypergeometric. Checks m = n = 600 (the published
+    code's double counts overflow far earlier) down to probabilities of 1e-300."""
+    m = n = 600
+    x = np.r_[np.ones(560), np.zeros(40)]
+    y = np.r_[np.ones(40), np.zeros(560)]
+    res = oclstat.permutation_test(x, y, alternative="greater", return_null=True)
+    null = res.null_distribution
+    law = stats.hypergeom(m + n, 600, m)
+    support = np.arange(len(null)) + res.null_offset
+    ref = law.pmf(support)
+    assert null.sum() == pytest.approx(1.0, rel=1e-12)
+    big = ref > 1e-300
+    assert big.sum() > 500
+    np.testing.assert_allclose(null[big], ref[big], rtol=1e-9)
+    assert res.pvalue == pytest.approx(law.sf(559), rel=1e-9)  # 4.8e-235
+    assert 1e-300 < res.pvalue < 1e-200
+
+
+@pytest.mark.slow
+def test_large_samples_do_not_overflow():
+    rng = np.random.default_rng(3)
+    x, y = rng.integers(0, 3, size=2000), rng.integers(0, 3, size=1500)
+    res = oclstat.permutation_test(x, y, return_null=True)
+    assert np.isfinite(res.null_distribution).all()
+    assert res.null_distribution.sum() == pytest.approx(1.0, rel=1e-10)
+    # mean of the null: m times the pooled mean
+    support = np.arange(res.null_distribution.size) + res.null_offset
+    mean = (support * res.null_distribution).sum()
+    assert mean == pytest.approx(2000 * np.r_[x, y].mean(), rel=1e-10)
+
+
+def test_calibration_under_the_null():
+    rng = np.random.default_rng(2024)
+    features = 3000
+    x = rng.normal(size=(features, 9))
+    y = rng.normal(size=(features, 14))
+    res = oclstat.permutation_test(x, y, n_windows=64)
+    p = res.pvalue
+    for a in (0.01, 0.05, 0.1, 0.5):
+        frac = (p <= a).mean()
+        sd = math.sqrt(a * (1 - a) / features)
+        assert a - 4 * sd - 0.01 <= frac <= a + 4 * sd, (a, frac)
+    mid = oclstat.permutation_test(x, y, n_windows=64, mid_p=True).pvalue
+    assert stats.kstest(mid, "uniform").pvalue > 1e-3
+
+
+def test_qvalues_and_frame():
+    rng = np.random.default_rng(5)
+    x = rng.integers(0, 20, size=(10, 5))
+    y = rng.integers(0, 20, size=(10, 6))
+    res = oclstat.permutation_test(x, y)
+    frame = res.to_frame()
+    assert list(frame.columns) == ["statistic", "pvalue", "qvalue"] and len(frame) == 10
+    assert (res.qvalues() >= res.pvalue - 1e-15).all()
+
+
+@pytest.mark.parametrize(
+    "x,y,kwargs,kind,message",
+    [
+        ([], [1, 2], {}, ValueError, "x is an empty group"),
+        ([1, 2], np.empty((1, 0)), {}, ValueError, "y is an empty group"),
+        ([1.0, np.nan], [1, 2], {"n_windows": 8}, ValueError, "NaN"),
+        ([1, 2], [3, 4], {"n_windows": 1}, ValueError, "n_windows must be >= 2"),
+        (np.ones((3, 4)), np.ones((2, 4)), {}, ValueError, "same number of features"),
+        ([0.5, 1.5], [1, 2], {}, ValueError, "pass n_windows"),
+        ([1, 2], [3, 4], {"alternative": "two.sided"}, ValueError, "alternative must be"),
+        (["a"], [1], {}, TypeError, "x must hold numbers"),
+        (np.ones((2, 2, 2)), np.ones((2, 2, 2)), {}, ValueError, "1-D .* or 2-D"),
+        ([0, 2**40], [1, 5], {}, ValueError, "pass n_windows"),
+    ],
+)
+def test_bad_input_raises_clear_errors(x, y, kwargs, kind, message):
+    with pytest.raises(kind, match=message):
+        oclstat.permutation_test(x, y, **kwargs)
+
+
+# ----------------------------------------------------------------------------- R coin
+
+
+@pytest.mark.r
+def test_agrees_with_coin_exact_oneway_test(R):
+    try:
+        R.r("suppressMessages(library(coin))")
+    except Exception:  # noqa: BLE001 - rpy2 raises RRuntimeError
+        pytest.skip("R package coin is not installed")
+    rng = np.random.default_rng(11)
+    for m, n in [(8, 11), (15, 6)]:
+        x = rng.integers(0, 30, size=m)
+        y = rng.integers(5, 35, size=n)
+        R.globalenv["v"] = R.IntVector(np.r_[x, y].tolist())
+        R.r(f'g <- factor(c(rep("x", {m}), rep("y", {n})), levels = c("x", "y"))')
+        coin = {}
+        for alt in ("greater", "less"):
+            t = R.r(f'oneway_test(v ~ g, distribution = exact(), alternative = "{alt}")')
+            coin[alt] = R.r["pvalue"](t)[0]
+            coin["stat"] = R.r["statistic"](t, "linear")[0]
+        for alt in ("greater", "less"):
+            res = oclstat.permutation_test(x, y, alternative=alt)
+            assert res.statistic == coin["stat"]
+            assert res.pvalue == pytest.approx(coin[alt], rel=1e-9)
+        two = oclstat.permutation_test(x, y).pvalue
+        assert two == pytest.approx(min(1, 2 * min(coin["greater"], coin["less"])), rel=1e-9)
