@@ -16,8 +16,6 @@ on a GPU it is device time (profiling events), wall time beside it.
 from __future__ import annotations
 
 import argparse
-import shutil
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -30,20 +28,7 @@ from _common import header, median_time, table  # noqa: E402
 import oclstat  # noqa: E402
 import oclstat.random as ocr  # noqa: E402
 from oclstat.datasets import fisher_table  # noqa: E402
-
-
-def r_fisher(x: np.ndarray, b: int):
-    """(seconds, p) of R's fisher.test(x, simulate.p.value = TRUE, B = b), or None."""
-    rscript = shutil.which("Rscript")
-    if rscript is None:
-        return None
-    cells = ",".join(str(int(v)) for v in x.ravel(order="F"))
-    code = (f"x <- matrix(c({cells}), {x.shape[0]}); set.seed(1); "
-            f"t <- system.time(p <- fisher.test(x, simulate.p.value = TRUE, B = {b})$p.value)"
-            "[['elapsed']]; cat(t, p)")
-    out = subprocess.run([rscript, "-e", code], capture_output=True, text=True, check=True)
-    t, p = out.stdout.split()
-    return float(t), float(p)
+from oclstat.demo import r_fisher_test  # noqa: E402
 
 
 def scipy_fisher(x: np.ndarray, b: int):
@@ -127,10 +112,11 @@ def main() -> None:
             "floor/oclstat": f"{floor / ours:.2f}",
         }
         if not args.no_r and b <= 10**7:
-            r = r_fisher(x, b)
+            r = r_fisher_test(x, b)
             if r is not None:
-                row.update({"R s": f"{r[0]:.2f}", "R p": f"{r[1]:.4g}",
-                            "R/oclstat": f"{r[0] / ours:.2f}x"})
+                p_r, t_r = r
+                row.update({"R s": f"{t_r:.2f}", "R p": f"{p_r:.4g}",
+                            "R/oclstat": f"{t_r / ours:.2f}x"})
         if not args.no_scipy and b <= 10**6:
             s = scipy_fisher(x, b)
             row.update({"scipy s": f"{s[0]:.2f}", "scipy/oclstat": f"{s[0] / ours:.2f}x"})

@@ -57,8 +57,9 @@ def _section_random(rt, out) -> None:
     print(f"  10^6 exponential(rate=2): mean {e.mean():.5f} (expected 0.5)", file=out)
 
 
-def _r_fisher(table: np.ndarray, n_resamples: int) -> tuple[float, float] | None:
-    """(p-value, seconds) of R's fisher.test(simulate.p.value = TRUE) via Rscript, or None."""
+def r_fisher_test(table: np.ndarray, n_resamples: int) -> tuple[float, float] | None:
+    """(p-value, seconds) of R's fisher.test(table, simulate.p.value = TRUE, B = n_resamples)
+    run by Rscript (timed inside R, so R's start-up is excluded), or None without R."""
     rscript = shutil.which("Rscript")
     if rscript is None:
         return None
@@ -69,7 +70,8 @@ def _r_fisher(table: np.ndarray, n_resamples: int) -> tuple[float, float] | None
         "$p.value)[['elapsed']]; cat(p, t)"
     )
     try:
-        done = subprocess.run([rscript, "-e", code], capture_output=True, text=True, timeout=120)
+        done = subprocess.run([rscript, "-e", code], capture_output=True, text=True,
+                              timeout=120 + n_resamples * 1e-4)  # R: ~1e-5 s per table
         p, t = done.stdout.split()
         return float(p), float(t)
     except (OSError, ValueError, subprocess.SubprocessError):
@@ -95,7 +97,7 @@ def _section_fisher(rt, out) -> None:
               f"(MC s.e. {se:.2g}), statistic {res.statistic:.6f}, "
               f"{b:.0e} tables in {elapsed:.2f} s", file=out)
         if name == "month":
-            r = _r_fisher(x, 10**5)
+            r = r_fisher_test(x, 10**5)
             if r is not None:
                 per_table = elapsed / b
                 print(f"    R fisher.test, B = 1e5: p = {r[0]:.4g} in {r[1]:.2f} s; oclstat per "

@@ -205,14 +205,15 @@ def _choose_dtype(rt, dtype) -> np.dtype:
     return dt
 
 
-def _run_rcont2(rt, margins: list[_Margins], thresholds: np.ndarray, n_resamples: int, *,
-                seed, streams, dtype, store_stats: bool, store_tables: bool, progress,
-                desc: str):
-    """Draw ``n_resamples`` tables for each margin set; returns (counts, stats, tables)."""
+def _run_rcont2(rt, margins: list[_Margins], thresholds: np.ndarray, n_resamples: int,
+                logfact: np.ndarray, bits: int, *, seed, streams, dtype, store_stats: bool,
+                store_tables: bool, progress, desc: str):
+    """Draw ``n_resamples`` tables for each margin set (``logfact``, ``bits``: the fixed-point
+    log-factorials of :func:`log_factorial_fixed` for the largest total); returns (counts
+    per table, statistics or None, tables or None)."""
     k = len(margins)
+    ocr.check_stream_source(seed, streams)
     if streams is not None:
-        if not isinstance(streams, ocr.Streams):
-            raise TypeError(f"streams must be an oclstat.random.Streams, got {type(streams)}")
         per_table = streams.n_streams // k
         if per_table < 1:
             raise ValueError(
@@ -225,9 +226,6 @@ def _run_rcont2(rt, margins: list[_Margins], thresholds: np.ndarray, n_resamples
 
     nr_max = max(m.shape[0] for m in margins)
     nc_max = _pow2_at_least(max(m.shape[1] for m in margins))
-    total_max = max(int(m.row_totals.sum()) for m in margins)
-    _check_fits(rt, total_max)
-    logfact, bits = log_factorial_fixed(total_max)
     dims = np.zeros((k, 3), dtype=_U32)
     rows = np.zeros((k, nr_max), dtype=_U32)
     cols = np.zeros((k, nc_max), dtype=_U32)
@@ -299,7 +297,7 @@ def _run_rcont2(rt, margins: list[_Margins], thresholds: np.ndarray, n_resamples
     rt.read(d_counts, counts)
     if user_streams is not None:
         user_streams._device_changed()
-    return counts.reshape(k, per_table).sum(axis=1).astype(np.int64), stats, tables, bits
+    return counts.reshape(k, per_table).sum(axis=1).astype(np.int64), stats, tables
 
 
 # ----------------------------------------------------------------------------- results
@@ -415,24 +413,24 @@ def _observed(x: np.ndarray, logfact: np.ndarray, bits: int) -> tuple[float, int
     return -log_prod, fixed - tolerance
 
 
-def _check_fits(rt, total: int) -> None:
+def _device_log_factorials(rt, total: int) -> tuple[np.ndarray, int]:
+    """:func:`log_factorial_fixed` for ``total``, after checking the device can hold it."""
     need = (total + 1) * 8
     if need > rt.info.max_alloc:
         raise ValueError(
             f"a table total of {total} needs a log-factorial table of {need} bytes, more than "
             f"the largest buffer of {rt.info.label} ({rt.info.max_alloc} bytes)"
         )
+    return log_factorial_fixed(total)
 
 
 def _prepare(rt, tables: list[np.ndarray]):
     margins = [_Margins.of(x.sum(axis=1), x.sum(axis=0)) for x in tables]
-    total_max = max(int(x.sum()) for x in tables)
-    _check_fits(rt, total_max)
-    logfact, bits = log_factorial_fixed(total_max)
+    logfact, bits = _device_log_factorials(rt, max(int(x.sum()) for x in tables))
     observed = [_observed(x, logfact, bits) for x in tables]
     statistic = np.array([o[0] for o in observed])
     thresholds = np.array([o[1] for o in observed], dtype=np.int64)
-    return margins, statistic, thresholds, bits
+    return margins, statistic, thresholds, logfact, bits
 
 
 def fisher_sim_batch(tables, n_resamples=2000, *, seed=None, streams=None,
@@ -474,9 +472,9 @@ def fisher_sim_batch(tables, n_resamples=2000, *, seed=None, streams=None,
     b = as_int(n_resamples, "n_resamples", minimum=1, maximum=2**53)
     rt = get_runtime(device)
     dt = _choose_dtype(rt, dtype)
-    margins, statistic, thresholds, bits = _prepare(rt, cleaned)
-    counts, stats, _, bits = _run_rcont2(
-        rt, margins, thresholds, b, seed=seed, streams=streams, dtype=dt,
+    margins, statistic, thresholds, logfact, bits = _prepare(rt, cleaned)
+    counts, stats, _ = _run_rcont2(
+        rt, margins, thresholds, b, logfact, bits, seed=seed, streams=streams, dtype=dt,
         store_stats=bool(return_statistics), store_tables=False, progress=progress,
         desc="fisher_sim",
     )
@@ -561,8 +559,10 @@ def random_table(row_sums, col_sums, size=1, *, seed=None, streams=None, dtype=N
     margins = _Margins.of(rows, cols)
     if n == 0:
         return np.zeros(shape + (len(rows), len(cols)), dtype=np.int64)
-    _, _, flat, _ = _run_rcont2(
-        rt, [margins], np.zeros(1, dtype=np.int64), n, seed=seed, streams=streams, dtype=dt,
+    logfact, bits = _device_log_factorials(rt, int(rows.sum()))
+    _, _, flat = _run_rcont2(
+        rt, [margins], np.zeros(1, dtype=np.int64), n, logfact, bits, seed=seed,
+        streams=streams, dtype=dt,
         store_stats=False, store_tables=True, progress=progress, desc="random_table",
     )
     drawn = flat.reshape((n,) + margins.shape).astype(np.int64)

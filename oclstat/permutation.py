@@ -264,7 +264,7 @@ def permutation_test(x, y, *, n_windows=None, alternative="two-sided", mid_p=Fal
         base = np.zeros(len(scores), dtype=np.int64)
     else:
         # the y-sum s_y has law probs; x's sum is total - s_y. Index t <-> x-sum base + t.
-        smax_y = np.sort(scores, axis=1)[:, -n:].sum(axis=1)
+        smax_y = sorted_scores[:, -n:].sum(axis=1)
         t = np.arange(row_len)
         src = smax_y[:, None] - t[None, :]
         ok = src >= 0

@@ -432,8 +432,16 @@ def _create_on_device(rt, seed: tuple[int, ...], n: int):
     return buf
 
 
+def check_stream_source(seed, streams) -> None:
+    """The checks every randomised function makes of its ``seed=`` / ``streams=`` pair."""
+    if streams is not None and seed is not None:
+        raise ValueError("pass either streams= or seed=, not both")
+    if streams is not None and not isinstance(streams, Streams):
+        raise TypeError(f"streams must be an oclstat.random.Streams, got {type(streams)}")
+
+
 def stream_buffer(rt, count: int, *, seed=None, streams=None):
-    """A device buffer of ``count`` MRG31k3p states for another capability's kernel.
+    """A device buffer of ``count`` MRG31k3p states for a kernel that draws from streams.
 
     With ``streams`` (a :class:`Streams` holding at least ``count`` streams) the buffer is the
     streams' own device copy: the kernel advances streams ``0 .. count-1`` in place (call
@@ -446,11 +454,8 @@ def stream_buffer(rt, count: int, *, seed=None, streams=None):
     >>> st is None
     True
     """
-    if streams is not None and seed is not None:
-        raise ValueError("pass either streams= or seed=, not both")
+    check_stream_source(seed, streams)
     if streams is not None:
-        if not isinstance(streams, Streams):
-            raise TypeError(f"streams must be an oclstat.random.Streams, got {type(streams)}")
         if streams.n_streams < count:
             raise ValueError(
                 f"streams holds {streams.n_streams} streams; this call needs at least {count}"
@@ -470,37 +475,30 @@ def _defines(rt, dtype, lanes: int) -> dict:
 
 
 def _plan(size, streams, seed, device):
-    """Shape, element count, runtime, state buffer and stream count for a draw."""
+    """Shape, element count, runtime and stream count for a draw."""
     shape, n_total = as_shape(size)
-    if streams is not None and seed is not None:
-        raise ValueError("pass either streams= or seed=, not both")
+    check_stream_source(seed, streams)
     if streams is not None:
-        if not isinstance(streams, Streams):
-            raise TypeError(f"streams must be an oclstat.random.Streams, got {type(streams)}")
         if device is None and streams._device is not None:
             rt = streams._device[0]
         else:
             rt = get_runtime(device)
-        return shape, n_total, rt, streams, streams.n_streams
-    rt = get_runtime(device)
-    words = _fresh_seed() if seed is None else as_seed(seed)
-    n_streams = max(1, min(n_total, MAX_DEFAULT_STREAMS))
-    return shape, n_total, rt, words, n_streams
+        return shape, n_total, rt, streams.n_streams
+    if seed is not None:
+        as_seed(seed)  # a bad seed is reported before any device work
+    return shape, n_total, get_runtime(device), max(1, min(n_total, MAX_DEFAULT_STREAMS))
 
 
 def _draw(kernel_name, size, streams, seed, dtype, device, out, extra, *, paired=False,
           progress=None, defines_dtype=None):
-    shape, n_total, rt, source, n_streams = _plan(size, streams, seed, device)
+    shape, n_total, rt, n_streams = _plan(size, streams, seed, device)
     out_dtype = np.dtype(dtype)
     lanes = rt.lanes(out_dtype)
     kernel = rt.kernel("random.cl", kernel_name, _defines(rt, defines_dtype or dtype, lanes))
     itemsize = out_dtype.itemsize
     n_items = -(-n_streams // lanes)
 
-    if isinstance(source, Streams):
-        states = source._device_buffer(rt)
-    else:
-        states = _create_on_device(rt, source, n_streams)
+    states, user_streams = stream_buffer(rt, n_streams, seed=seed, streams=streams)
 
     total_rows = -(-n_total // n_streams) if n_total else 0
     device_out = rt.device_array(out, out_dtype, n_total) if out is not None else None
@@ -528,8 +526,8 @@ def _draw(kernel_name, size, streams, seed, dtype, device, out, extra, *, paired
                     scratch = target
             bar.update(n_rows)
 
-    if isinstance(source, Streams) and total_rows:
-        source._device_changed()
+    if user_streams is not None and total_rows:
+        user_streams._device_changed()
     if device_out is not None:
         return out
     return result.reshape(shape)
