@@ -386,3 +386,30 @@ def test_statistic_is_r_statistic(R):
     r_stat = -R.r["sum"](R.r["lfactorial"](_r_matrix(R, x)))[0]
     assert oclstat.fisher_sim(x, n_resamples=10, seed=1).statistic == pytest.approx(
         r_stat, rel=1e-14)
+
+
+def test_log_factorial_fixed_matches_gammaln_and_checks_its_argument():
+    for total in (0, 10, 12865, 3_000_000):
+        t, bits = F.log_factorial_fixed(total)
+        k = np.unique(np.r_[0, min(1, total), np.linspace(0, total, 50).astype(int)])
+        np.testing.assert_allclose(t[k] / 2.0**bits, gammaln(k + 1.0), rtol=1e-14, atol=2**-bits)
+        assert 2 * float(t[-1]) < 2.0**63  # room for the device's sums
+    with pytest.raises(ValueError, match="total must be >= 0"):
+        F.log_factorial_fixed(-1)
+    with pytest.raises(TypeError, match="total must be an integer"):
+        F.log_factorial_fixed(2.5)
+
+
+def test_example_tables_and_bad_name():
+    month = fisher_table("month")
+    assert month.shape == (12, 12) and month.index[0] == "Jan" and int(month.values.sum()) == 12865
+    with pytest.raises(ValueError, match="name must be one of"):
+        fisher_table("year")
+
+
+def test_benjamini_hochberg_leaves_nan_out():
+    from oclstat._multitest import benjamini_hochberg
+
+    q = benjamini_hochberg([0.01, np.nan, 0.04])
+    # R: p.adjust(c(0.01, NA, 0.04), "BH") gives 0.02 NA 0.04
+    assert np.isnan(q[1]) and q[0] == pytest.approx(0.02) and q[2] == pytest.approx(0.04)
