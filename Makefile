@@ -38,6 +38,7 @@ bench: setup
 	$(BIN)/python benchmarks/bench_random.py
 	$(BIN)/python benchmarks/bench_fisher.py
 	$(BIN)/python benchmarks/bench_permutation.py
+	$(BIN)/python benchmarks/bench_gsea.py
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info .pytest_cache .ruff_cache

@@ -7,7 +7,7 @@ OpenCL C kernels compiled at run time by PyOpenCL on any GPU, or on the CPU thro
 True
 """
 
-from . import random
+from . import io, random
 from ._runtime import (
     DeviceCapabilityError,
     DeviceInfo,
@@ -23,7 +23,9 @@ from .fisher import (
     fisher_sim_batch,
     random_table,
 )
+from .gsea import GseaResult, gsea
 from .permutation import PermutationTestResult, permutation_test
+from .plot import plot_enrichment
 
 __version__ = "0.1.0"
 
@@ -35,6 +37,10 @@ __all__ = [
     "devices",
     "get_runtime",
     "random",
+    "io",
+    "GseaResult",
+    "gsea",
+    "plot_enrichment",
     "FisherSimResult",
     "FisherSimBatchResult",
     "fisher_sim",

@@ -489,6 +489,17 @@ class Runtime:
             prof.events.append(event)
         return event
 
+    def launch_nd(self, kernel, global_size: tuple, local_size: tuple, *args):
+        """Run ``kernel`` over an N-D range; each global size is rounded up to a multiple of
+        the local size (kernels guard their indices). Returns the event."""
+        if any(g <= 0 for g in global_size):
+            return None
+        gsize = tuple(-(-g // lo) * lo for g, lo in zip(global_size, local_size, strict=True))
+        event = kernel(self.queue, gsize, tuple(local_size), *args)
+        for prof in self._profiles:
+            prof.events.append(event)
+        return event
+
     def finish(self) -> None:
         self.queue.finish()
 

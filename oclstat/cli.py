@@ -5,6 +5,7 @@
     oclstat rng normal --n 1000000 --seed 1 --out z.npy
     oclstat fisher TABLE.csv --resamples 1e6 --seed 1
     oclstat permtest A.csv B.csv --windows 256 --out results.tsv
+    oclstat gsea --expr P53.txt --cls P53.cls --gmt c2.gmt --perms 1000 --out results.tsv
 
 Every sub-command accepts ``--device`` (index or name substring, as ``OCLSTAT_DEVICE``).
 
@@ -168,6 +169,44 @@ def _cmd_permtest(args) -> int:
     return 0
 
 
+def _cmd_gsea(args) -> int:
+    import time
+
+    import pandas as pd
+
+    from . import io as oio
+    from .gsea import gsea
+
+    expr = oio.read_gct(args.gct) if args.gct else oio.read_expression(args.expr)
+    pheno = oio.read_cls(args.cls)
+    sets = oio.read_gmt(args.gmt)
+    rt = get_runtime(args.device)
+    t0 = time.perf_counter()
+    res = gsea(expr, pheno, sets, n_perm=args.perms, metric=args.metric, weight=args.weight,
+               min_size=args.min_size, max_size=args.max_size, seed=args.seed,
+               case_sensitive=not args.case_insensitive, device=rt, progress=None)
+    elapsed = time.perf_counter() - t0
+    if args.out:
+        res.to_tsv(args.out)
+    else:
+        with pd.option_context("display.max_rows", 20, "display.width", 120):
+            print(res.table.drop(columns="leading_edge"))
+    if args.plot:
+        from .plot import plot_enrichment
+
+        for name in args.plot_sets or list(res.table.index[:1]):
+            path = Path(args.plot) / f"{name}.png"
+            path.parent.mkdir(parents=True, exist_ok=True)
+            plot_enrichment(res, name).savefig(path, dpi=120)
+    t = res.table
+    print(f"{expr.shape[0]} genes x {expr.shape[1]} samples ({pheno.classes[0]} "
+          f"{pheno.counts[0]} vs {pheno.classes[1]} {pheno.counts[1]}), {len(t)} sets "
+          f"({res.n_filtered} outside {args.min_size}..{args.max_size}), {args.perms} "
+          f"permutations: {int((t['fdr'] < 0.25).sum())} with FDR < 0.25; {rt.info.label}, "
+          f"{elapsed:.2f} s", file=sys.stderr)
+    return 0
+
+
 def _float_count(text: str) -> int:
     value = float(text)
     if value != int(value) or value < 0:
@@ -232,6 +271,29 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--mid-p", action="store_true", help="mid-P values")
     p.add_argument("--out", default=None, help="write the results table (TSV) here")
     p.set_defaults(func=_cmd_permtest)
+
+    p = add("gsea", "gene set enrichment analysis with phenotype permutations")
+    src = p.add_mutually_exclusive_group(required=True)
+    src.add_argument("--gct", help="expression as GCT 1.2/1.3")
+    src.add_argument("--expr", help="expression: GCT or tab-separated NAME DESCRIPTION samples...")
+    p.add_argument("--cls", required=True, help="two-class CLS file")
+    p.add_argument("--gmt", required=True, help="gene sets (GMT)")
+    p.add_argument("--perms", type=_float_count, default=1000, help="permutations (1e6 is ok)")
+    p.add_argument("--metric", default="signal_to_noise",
+                   choices=["signal_to_noise", "t_test", "diff_of_classes", "ratio_of_classes",
+                            "log2_ratio_of_classes"])
+    p.add_argument("--weight", type=float, default=1.0, help="ES weight p (0, 1, 1.5, 2, ...)")
+    p.add_argument("--min-size", type=int, default=15)
+    p.add_argument("--max-size", type=int, default=500)
+    p.add_argument("--seed", type=int, default=None, help="integer seed (default: random)")
+    p.add_argument("--case-insensitive", action="store_true",
+                   help="match gene names in upper case")
+    p.add_argument("--out", default=None, help="write the results table (TSV) here")
+    p.add_argument("--plot", default=None, metavar="DIR",
+                   help="write running-sum plots (PNG) into DIR (needs matplotlib)")
+    p.add_argument("--plot-set", dest="plot_sets", action="append",
+                   help="set to plot (repeatable; default: the top set)")
+    p.set_defaults(func=_cmd_gsea)
     return parser
 
 
@@ -240,7 +302,7 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     try:
         return args.func(args)
-    except (ValueError, TypeError, NoDeviceError, FileNotFoundError) as exc:
+    except (ValueError, TypeError, KeyError, NoDeviceError, FileNotFoundError) as exc:
         print(f"oclstat {args.command}: error: {exc}", file=sys.stderr)
         return 2
 

@@ -7,6 +7,7 @@ import subprocess
 import sys
 
 import numpy as np
+import pandas as pd
 import pytest
 from conftest import REPO
 
@@ -149,3 +150,26 @@ def test_permtest_command_mismatched_features(tmp_path, capsys):
     (tmp_path / "b.csv").write_text("1,2\n")
     assert main(["permtest", str(tmp_path / "a.csv"), str(tmp_path / "b.csv")]) == 2
     assert "rows must be the same features" in capsys.readouterr().err
+
+
+def test_gsea_command(tmp_path, capsys, shared_data):
+    d = shared_data / "gsea"
+    out = tmp_path / "r.tsv"
+    rc = main(["gsea", "--gct", str(d / "Leukemia_hgu95av2.trim.gct"), "--cls",
+               str(d / "Leukemia.cls"), "--gmt", str(d / "h.all.v7.0.symbols.gmt"),
+               "--perms", "200", "--seed", "3", "--out", str(out)])
+    assert rc == 0
+    table = pd.read_csv(out, sep="\t", index_col=0)
+    assert len(table) == 50 and {"es", "nes", "pval", "fdr", "fwer", "size",
+                                 "leading_edge"} <= set(table.columns)
+    assert "50 sets" in capsys.readouterr().err
+
+
+def test_gsea_command_bad_cls(tmp_path, capsys, shared_data):
+    d = shared_data / "gsea"
+    bad = tmp_path / "bad.cls"
+    bad.write_text("3 2 1\n# A B\nA B A\n")
+    rc = main(["gsea", "--expr", str(d / "P53.txt"), "--cls", str(bad), "--gmt",
+               str(d / "h.all.v7.0.symbols.gmt")])
+    assert rc == 2
+    assert "3 labels but expression has 50 samples" in capsys.readouterr().err

@@ -1,0 +1,424 @@
+/*
+ * GSEA with phenotype permutations (oclstat.gsea): a batch of permutations at a time, from the
+ * permuted labels to the null statistics, without the ES table leaving the device.
+ *
+ *   gsea_labels      permutation p draws a uniform subset of n_a of the n samples for class A
+ *                    (selection sampling with exact integers from MRG31k3p stream first + p) and
+ *                    writes it as a bit mask: labels[p * n_words + s / 32] bit s % 32.
+ *   gsea_metric      the ranking metric of every gene under PPI permutations per work-item:
+ *                    each expression value is read once and added to the class sums of PPI
+ *                    permutations (the 0/1 label matrix product, expression reused across them).
+ *   gsea_rank        one work-group per permutation ranks the genes (descending metric; equal
+ *                    values: the larger gene index first) by a bucket count on the metric range
+ *                    and exact comparisons inside each bucket: rank[g] and order[r].
+ *   gsea_es_pairs    GPUs: one work-group per (pack of sets, permutation); member j of set s
+ *                    gets its position among the members from pairwise rank comparisons.
+ *   gsea_es_walk     CPUs: one work-item per permutation walks the genes in rank order and
+ *                    advances the running sum of every set the gene belongs to.
+ *   gsea_set_stats   per set over the batch: positive/negative null counts and sums (for NES)
+ *                    and how many null ES are at least as extreme as the observed one.
+ *   gsea_null_counts per permutation: the normalised null ES of every set, counted against the
+ *                    sorted observed NES (Broad's FDR numerators) and its max/min (FWER).
+ *
+ * The metric uses only correctly rounded operations (+ - * / sqrt, contraction off) with sums in
+ * sample order, so ranks are the same on every device; ES sums run in a fixed order as well.
+ *
+ * Build defines: REAL (double, or float without fp64), METRIC (0 signal_to_noise, 1 t_test,
+ * 2 diff_of_classes, 3 ratio_of_classes, 4 log2_ratio_of_classes; the ranking key of 4 is the
+ * ratio, log2 is applied for the weight only), WEIGHT_MODE (0: p = 0, 1: p = 1, 2: p = 2,
+ * 3: p = 1.5, 4: pow(|m|, WEIGHT_P)), PPI (permutations per work-item in gsea_metric),
+ * NB (buckets in gsea_rank, a multiple of the work-group size), CAP (members per pack).
+ */
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable /* the null statistics are kept in double */
+#pragma OPENCL FP_CONTRACT OFF
+
+#include <oclstat/mrg31k3p.clh>
+
+/* ------------------------------------------------------------------ permuted labels */
+
+__kernel void gsea_labels(__global const uint *states, const ulong first, const uint n,
+                          const uint n_a, const uint n_words, __global uint *labels,
+                          const uint n_perm)
+{
+    const uint p = get_global_id(0);
+    if (p >= n_perm) return;
+    mrg31k3p_state st;
+    mrg31k3p_load(&st, states, first + p);
+    uint need = n_a, word = 0u;
+    for (uint s = 0; s < n; s++) {
+        const uint left = n - s;
+        uint take;
+        if (need == 0u) take = 0u;
+        else if (need == left) take = 1u;
+        else take = mrg31k3p_below(&st, left) < need;
+        need -= take;
+        word |= take << (s & 31u);
+        if ((s & 31u) == 31u || s + 1u == n) {
+            labels[(ulong)p * n_words + (s >> 5)] = word;
+            word = 0u;
+        }
+    }
+}
+
+/* ------------------------------------------------------------------ ranking metric */
+
+/* Metric of one gene from its centred class sums (sum and sum of squares of x - mean). */
+inline REAL gsea_metric_value(const REAL sa, const REAL qa, const REAL sb, const REAL qb,
+                              const REAL na, const REAL nb, const REAL centre)
+{
+    const REAL ca = sa / na, cb = sb / nb;           /* centred means */
+    const REAL ma = ca + centre, mb = cb + centre;   /* class means */
+#if METRIC <= 1
+    const REAL va = fmax((qa - sa * ca) / (na - (REAL)1), (REAL)0);
+    const REAL vb = fmax((qb - sb * cb) / (nb - (REAL)1), (REAL)0);
+#endif
+    REAL m;
+#if METRIC == 0
+    REAL da = fmax(sqrt(va), (REAL)0.2 * fabs(ma));
+    REAL db = fmax(sqrt(vb), (REAL)0.2 * fabs(mb));
+    if (da == (REAL)0) da = (REAL)0.2;
+    if (db == (REAL)0) db = (REAL)0.2;
+    m = (ma - mb) / (da + db);
+#elif METRIC == 1
+    m = (ma - mb) / sqrt(va / na + vb / nb);
+#elif METRIC == 2
+    m = ma - mb;
+#else
+    m = ma / mb;
+#endif
+    return isfinite(m) ? m : (REAL)0;
+}
+
+/* key[p * n_genes + g] for permutations p0 .. p0 + PPI - 1; xt is the centred expression,
+ * sample-major (xt[s * n_genes + g]), centre[g] the gene means taken out. */
+__kernel void gsea_metric(__global const REAL *xt, __global const REAL *centre,
+                          __global const uint *labels, const uint n_genes, const uint n,
+                          const uint n_a, const uint n_words, const uint n_perm,
+                          __global REAL *key)
+{
+    const uint g = get_global_id(0);
+    const uint p0 = get_global_id(1) * PPI;
+    if (g >= n_genes || p0 >= n_perm) return;
+    REAL sa[PPI], qa[PPI], sb[PPI], qb[PPI];
+    uint row[PPI];
+    for (uint k = 0; k < PPI; k++) {
+        sa[k] = qa[k] = sb[k] = qb[k] = (REAL)0;
+        row[k] = min(p0 + k, n_perm - 1u) * n_words;
+    }
+    for (uint s = 0; s < n; s++) {
+        const REAL x = xt[(ulong)s * n_genes + g];
+        const REAL xx = x * x;
+        const uint w = s >> 5, bit = s & 31u;
+        for (uint k = 0; k < PPI; k++) {
+            const int in_a = (labels[row[k] + w] >> bit) & 1u;
+            const REAL xa = in_a ? x : (REAL)0, xxa = in_a ? xx : (REAL)0;
+            sa[k] += xa;
+            qa[k] += xxa;
+            sb[k] += x - xa;
+            qb[k] += xx - xxa;
+        }
+    }
+    const REAL na = (REAL)n_a, nb = (REAL)(n - n_a), c = centre[g];
+    for (uint k = 0; k < PPI; k++) {
+        if (p0 + k < n_perm)
+            key[(ulong)(p0 + k) * n_genes + g] =
+                gsea_metric_value(sa[k], qa[k], sb[k], qb[k], na, nb, c);
+    }
+}
+
+/* ------------------------------------------------------------------ ranks */
+
+inline uint gsea_bucket(const REAL v, const REAL hi, const REAL scale)
+{
+    const REAL t = (hi - v) * scale;     /* monotone in v: larger values, lower buckets */
+    return t >= (REAL)(NB - 1) ? (uint)(NB - 1) : (uint)t;
+}
+
+__kernel void gsea_rank(__global const REAL *key, const uint n_genes, __global uint *slots,
+                        __global uint *rank, __global uint *order, __local uint *hist,
+                        __local uint *cursor, __local uint *part, __local REAL *lo_hi)
+{
+    const uint p = get_group_id(0), lid = get_local_id(0), L = get_local_size(0);
+    const ulong base = (ulong)p * n_genes;
+    REAL lo = INFINITY, hi = -INFINITY;
+    for (uint g = lid; g < n_genes; g += L) {
+        const REAL v = key[base + g];
+        lo = v < lo ? v : lo;
+        hi = v > hi ? v : hi;
+    }
+    lo_hi[2 * lid] = lo;
+    lo_hi[2 * lid + 1] = hi;
+    for (uint b = lid; b < NB; b += L) hist[b] = 0u;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint stride = L / 2; stride > 0; stride >>= 1) {
+        if (lid < stride) {
+            const REAL a = lo_hi[2 * (lid + stride)], b = lo_hi[2 * (lid + stride) + 1];
+            if (a < lo_hi[2 * lid]) lo_hi[2 * lid] = a;
+            if (b > lo_hi[2 * lid + 1]) lo_hi[2 * lid + 1] = b;
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    lo = lo_hi[0];
+    hi = lo_hi[1];
+    const REAL spread = (REAL)NB / (hi - lo);  /* all equal, or a denormal range: one bucket */
+    const REAL scale = hi > lo && isfinite(spread) ? spread : (REAL)0;
+    for (uint g = lid; g < n_genes; g += L) atomic_inc(&hist[gsea_bucket(key[base + g], hi, scale)]);
+    barrier(CLK_LOCAL_MEM_FENCE);
+
+    /* exclusive scan of hist into cursor: per-thread runs of NB / L buckets, then the runs */
+    const uint run = NB / L, first = lid * run;
+    uint total = 0u;
+    for (uint b = 0; b < run; b++) total += hist[first + b];
+    part[lid] = total;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint off = 1; off < L; off <<= 1) {
+        const uint t = lid >= off ? part[lid - off] : 0u;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        part[lid] += t;
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    uint acc = part[lid] - total;
+    for (uint b = 0; b < run; b++) {
+        cursor[first + b] = acc;
+        acc += hist[first + b];
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+
+    for (uint g = lid; g < n_genes; g += L) {
+        const uint pos = atomic_inc(&cursor[gsea_bucket(key[base + g], hi, scale)]);
+        slots[base + pos] = g;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
+
+    /* cursor[b] is now the end of bucket b; rank = start + members that come first */
+    for (uint g = lid; g < n_genes; g += L) {
+        const REAL v = key[base + g];
+        const uint b = gsea_bucket(v, hi, scale);
+        const uint end = cursor[b], start = end - hist[b];
+        uint r = start;
+        for (uint q = start; q < end; q++) {
+            const uint h = slots[base + q];
+            const REAL w = key[base + h];
+            r += (w > v) || (w == v && h > g);
+        }
+        rank[base + g] = r;
+        order[base + r] = g;
+    }
+}
+
+/* ------------------------------------------------------------------ enrichment scores */
+
+/* The weight |m|^p of a gene from its ranking key. */
+inline REAL gsea_weight(const REAL k)
+{
+#if METRIC == 4
+    const REAL a = fabs(log2(k));
+#else
+    const REAL a = fabs(k);
+#endif
+#if WEIGHT_MODE == 0
+    (void)a;
+    return (REAL)1;
+#elif WEIGHT_MODE == 1
+    return a;
+#elif WEIGHT_MODE == 2
+    return a * a;
+#elif WEIGHT_MODE == 3
+    return a * sqrt(a);
+#else
+    return pow(a, (REAL)WEIGHT_P);
+#endif
+}
+
+/* The running sum just after (top) and just before (bottom) the hit of a member at position
+ * r, with h members and weight c before it, w its own weight, nr the set's total weight and k
+ * its size. All weights zero: every member counts 1/k (as fgsea). */
+inline void gsea_hit(const uint r, const uint h, const REAL c, const REAL w, const REAL nr,
+                     const uint k, const uint n_genes, REAL *top, REAL *bottom)
+{
+    const REAL miss = (REAL)(r - h) / (REAL)(n_genes - k);
+    if (nr > (REAL)0) {
+        *top = (c + w) / nr - miss;
+        *bottom = c / nr - miss;
+    } else {
+        *top = (REAL)(h + 1u) / (REAL)k - miss;
+        *bottom = (REAL)h / (REAL)k - miss;
+    }
+}
+
+/* ES from the largest top and the smallest bottom: the deviation of larger magnitude. */
+inline REAL gsea_pick(const REAL mx, const REAL mn)
+{
+    return mx > -mn ? mx : mn;
+}
+
+__kernel void gsea_es_pairs(__global const REAL *key, __global const uint *rank,
+                            const uint n_genes, __global const uint *pack_begin,
+                            __global const uint *members, __global const uint *member_set,
+                            __global const uint *set_begin, __global const uint *set_size,
+                            __global REAL *es, const uint n_perm, __local uint *lr,
+                            __local REAL *lw, __local REAL *lt, __local REAL *lb)
+{
+    const uint pk = get_group_id(0), lid = get_local_id(0), L = get_local_size(0);
+    const uint p = get_global_id(1);
+    const uint b0 = pack_begin[pk], b1 = pack_begin[pk + 1];
+    const ulong base = (ulong)p * n_genes;
+    for (uint j = b0 + lid; j < b1; j += L) {
+        const uint g = members[j];
+        lr[j - b0] = rank[base + g];
+        lw[j - b0] = gsea_weight(key[base + g]);
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint j = b0 + lid; j < b1; j += L) {
+        const uint s = member_set[j], o = set_begin[s] - b0, k = set_size[s];
+        const uint r = lr[j - b0];
+        REAL c = (REAL)0, nr = (REAL)0;
+        uint h = 0u;
+        for (uint l = o; l < o + k; l++) {
+            const REAL w = lw[l];
+            const int before = lr[l] < r;
+            nr += w;
+            c += before ? w : (REAL)0;
+            h += before;
+        }
+        REAL top, bottom;
+        gsea_hit(r, h, c, lw[j - b0], nr, k, n_genes, &top, &bottom);
+        lt[j - b0] = top;
+        lb[j - b0] = bottom;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint j = b0 + lid; j < b1; j += L) {
+        const uint s = member_set[j];
+        if (set_begin[s] != j) continue;
+        const uint o = j - b0, k = set_size[s];
+        REAL mx = -INFINITY, mn = INFINITY;
+        for (uint l = o; l < o + k; l++) {
+            mx = lt[l] > mx ? lt[l] : mx;
+            mn = lb[l] < mn ? lb[l] : mn;
+        }
+        es[(ulong)s * n_perm + p] = gsea_pick(mx, mn);
+    }
+}
+
+/* scratch: per permutation 4 * n_sets REALs (total weight, weight so far, max, min) and
+ * n_sets uints (hits so far). */
+__kernel void gsea_es_walk(__global const REAL *key, __global const uint *order,
+                           const uint n_genes, __global const uint *gene_ptr,
+                           __global const uint *gene_sets, __global const uint *set_size,
+                           const uint n_sets, __global REAL *scratch, __global uint *hits,
+                           __global REAL *es, const uint n_perm)
+{
+    const uint p = get_global_id(0);
+    if (p >= n_perm) return;
+    const ulong base = (ulong)p * n_genes;
+    __global REAL *nr = scratch + (ulong)p * 4 * n_sets;
+    __global REAL *cw = nr + n_sets, *mx = cw + n_sets, *mn = mx + n_sets;
+    __global uint *hit = hits + (ulong)p * n_sets;
+    for (uint s = 0; s < n_sets; s++) {
+        nr[s] = cw[s] = (REAL)0;
+        mx[s] = -INFINITY;
+        mn[s] = INFINITY;
+        hit[s] = 0u;
+    }
+    for (uint g = 0; g < n_genes; g++) {
+        const uint e0 = gene_ptr[g], e1 = gene_ptr[g + 1];
+        if (e0 == e1) continue;
+        const REAL w = gsea_weight(key[base + g]);
+        for (uint e = e0; e < e1; e++) nr[gene_sets[e]] += w;
+    }
+    for (uint q = 0; q < n_genes; q++) {
+        const uint g = order[base + q];
+        const uint e0 = gene_ptr[g], e1 = gene_ptr[g + 1];
+        if (e0 == e1) continue;
+        const REAL w = gsea_weight(key[base + g]);
+        for (uint e = e0; e < e1; e++) {
+            const uint s = gene_sets[e];
+            REAL top, bottom;
+            gsea_hit(q, hit[s], cw[s], w, nr[s], set_size[s], n_genes, &top, &bottom);
+            mx[s] = top > mx[s] ? top : mx[s];
+            mn[s] = bottom < mn[s] ? bottom : mn[s];
+            cw[s] += w;
+            hit[s] += 1u;
+        }
+    }
+    for (uint s = 0; s < n_sets; s++) es[(ulong)s * n_perm + p] = gsea_pick(mx[s], mn[s]);
+}
+
+/* ------------------------------------------------------------------ null statistics */
+
+/* stats[s * 5 + .]: count and sum of null ES >= 0, count and sum of null ES < 0, and the
+ * count at least as extreme as the observed ES on its side (>= for es_obs >= 0, else <=). */
+__kernel void gsea_set_stats(__global const REAL *es, const uint n_perm, const uint n_sets,
+                             __global const double *es_obs, __global double *stats)
+{
+    const uint s = get_global_id(0);
+    if (s >= n_sets) return;
+    const REAL obs = (REAL)es_obs[s];
+    const int positive = es_obs[s] >= 0.0;
+    double np = 0.0, sp = 0.0, nn = 0.0, sn = 0.0, ext = 0.0;
+    __global const REAL *row = es + (ulong)s * n_perm;
+    for (uint p = 0; p < n_perm; p++) {
+        const REAL e = row[p];
+        if (e >= (REAL)0) { np += 1.0; sp += (double)e; }
+        else { nn += 1.0; sn += (double)e; }
+        ext += positive ? (e >= obs) : (e <= obs);
+    }
+    stats[s * 5 + 0] = np;
+    stats[s * 5 + 1] = sp;
+    stats[s * 5 + 2] = nn;
+    stats[s * 5 + 3] = sn;
+    stats[s * 5 + 4] = ext;
+}
+
+/* Number of the n ascending values a[] that are <= v (upper bound). */
+inline uint gsea_upper(__global const double *a, const uint n, const double v)
+{
+    uint lo = 0u, hi = n;
+    while (lo < hi) {
+        const uint mid = (lo + hi) >> 1;
+        if (a[mid] <= v) lo = mid + 1u; else hi = mid;
+    }
+    return lo;
+}
+
+/* Number of the n ascending values a[] that are < v (lower bound). */
+inline uint gsea_lower(__global const double *a, const uint n, const double v)
+{
+    uint lo = 0u, hi = n;
+    while (lo < hi) {
+        const uint mid = (lo + hi) >> 1;
+        if (a[mid] < v) lo = mid + 1u; else hi = mid;
+    }
+    return lo;
+}
+
+/* The normalised null ES of set s in permutation p is es / pos_mean[s] (es >= 0) or
+ * es / neg_mean[s] (es < 0, neg_mean = |mean of the negative null ES|). hist_pos[u] counts
+ * null NES >= 0 with u observed positive NES <= it; hist_neg[u] null NES < 0 with u observed
+ * negative NES < it. extremes[2p], [2p+1]: the largest null NES (at least 0) and the smallest
+ * (at most 0) over the sets of permutation p. */
+__kernel void gsea_null_counts(__global const REAL *es, const uint n_perm, const uint n_sets,
+                               __global const double *pos_mean, __global const double *neg_mean,
+                               __global const double *obs_pos, const uint n_obs_pos,
+                               __global const double *obs_neg, const uint n_obs_neg,
+                               __global uint *hist_pos, __global uint *hist_neg,
+                               __global double *extremes)
+{
+    const uint p = get_global_id(0);
+    if (p >= n_perm) return;
+    double hi = 0.0, lo = 0.0;
+    for (uint s = 0; s < n_sets; s++) {
+        const double e = (double)es[(ulong)s * n_perm + p];
+        if (e >= 0.0) {
+            const double v = e / pos_mean[s];
+            hi = v > hi ? v : hi;
+            atomic_inc(&hist_pos[gsea_upper(obs_pos, n_obs_pos, v)]);
+        } else {
+            const double v = e / neg_mean[s];
+            lo = v < lo ? v : lo;
+            atomic_inc(&hist_neg[gsea_lower(obs_neg, n_obs_neg, v)]);
+        }
+    }
+    extremes[2 * (ulong)p] = hi;
+    extremes[2 * (ulong)p + 1] = lo;
+}

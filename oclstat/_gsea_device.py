@@ -1,0 +1,323 @@
+"""The device side of :func:`oclstat.gsea`: permutation batches from labels to null statistics.
+
+Plan: permutations are cut into batches that fit the device; each batch runs
+``gsea_labels -> gsea_metric -> gsea_rank -> gsea_es_(walk|pairs) -> gsea_set_stats``
+(cl_kernels/gsea.cl). The per-set sums give every set's same-sign null means (NES); then
+``gsea_null_counts`` runs over each batch's ES table again, which stays on the device when all
+batches fit (else it is recomputed from the same streams). Only counts, sums and per-permutation
+extremes come back to the host.
+
+>>> import numpy as np, oclstat
+>>> rng = np.random.default_rng(1)
+>>> x = rng.normal(size=(40, 6)); mask = np.array([1, 1, 1, 0, 0, 0], bool)
+>>> out = null_statistics(oclstat.get_runtime(), x, mask, [np.arange(10, dtype=np.uint32)],
+...                       np.array([0.3]), metric="signal_to_noise", weight=1.0, n_perm=50,
+...                       seed=1, dtype=np.float64, schedule=None, return_null=True,
+...                       progress=False)
+>>> out.es_table.shape, bool(0 <= out.pval[0] <= 1)
+((1, 50), True)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from . import random as _random
+from ._progress import Progress
+
+_U32, _U64 = np.uint32, np.uint64
+_METRIC_CODE = {
+    "signal_to_noise": 0,
+    "t_test": 1,
+    "diff_of_classes": 2,
+    "ratio_of_classes": 3,
+    "log2_ratio_of_classes": 4,
+}
+PPI = 4          # permutations per work-item in gsea_metric
+NB = 2048        # buckets per permutation in gsea_rank
+CAP_MIN = 1024   # members per pack in gsea_es_pairs (at least the largest set)
+#: Largest ES table (bytes) that return_null=True brings back.
+MAX_RETURNED_TABLE = 2 << 30
+
+
+@dataclass
+class NullStatistics:
+    nes: np.ndarray
+    pval: np.ndarray
+    fdr: np.ndarray
+    fwer: np.ndarray
+    es_table: np.ndarray | None
+
+
+def _weight_mode(weight: float) -> tuple[int, str]:
+    modes = {0.0: 0, 1.0: 1, 2.0: 2, 1.5: 3}
+    return modes.get(weight, 4), repr(float(weight))
+
+
+def _pow2_at_most(n: int) -> int:
+    return 1 << (max(1, int(n)).bit_length() - 1)
+
+
+class _Plan:
+    """Buffers, kernels and sizes of one gsea run on one device."""
+
+    def __init__(self, rt, values, mask, sets, metric, weight, n_perm, dtype, schedule):
+        self.rt = rt
+        rt.require_fp64("gsea (its null statistics are accumulated in double)")
+        real = np.dtype(dtype)
+        self.real = real
+        mode, wp = _weight_mode(weight)
+        self.defines = {
+            **rt.real_defines(real),
+            "METRIC": _METRIC_CODE[metric],
+            "WEIGHT_MODE": mode,
+            "WEIGHT_P": wp,
+            "PPI": PPI,
+            "NB": NB,
+        }
+        self.n_genes, self.n = values.shape
+        self.n_a = int(mask.sum())
+        self.n_words = -(-self.n // 32)
+        self.n_sets = len(sets)
+        centre = values.mean(axis=1)
+        # sample-major, centred: neighbouring work-items (genes) read neighbouring values
+        xt = np.ascontiguousarray((values - centre[:, None]).T, dtype=real)
+        self.xt = rt.to_device(xt, writable=False)
+        self.centre = rt.to_device(centre.astype(real), writable=False)
+        self.set_size = rt.to_device(np.array([s.size for s in sets], dtype=_U32), writable=False)
+        self.schedule = self._choose(schedule, sets)
+        if self.schedule == "pairs":
+            self._pack(sets)
+        else:
+            self._gene_index(sets)
+        self.n_perm = n_perm
+        self.batch = self._batch_size()
+
+    # -- planning ---------------------------------------------------------------------------
+
+    def _choose(self, schedule, sets) -> str:
+        largest = max(s.size for s in sets)
+        self.cap = max(CAP_MIN, largest)
+        local_bytes = self.cap * (4 + 3 * self.real.itemsize)
+        fits = local_bytes <= self.rt.device.local_mem_size - 1024
+        if schedule is None:
+            return "walk" if self.rt.is_cpu or not fits else "pairs"
+        if schedule not in ("walk", "pairs"):
+            raise ValueError(f"schedule must be None, 'walk' or 'pairs', got {schedule!r}")
+        if schedule == "pairs" and not fits:
+            raise ValueError(
+                f"schedule 'pairs' needs {local_bytes} bytes of local memory for a set of "
+                f"{largest} genes; the device has {self.rt.device.local_mem_size}; use 'walk'"
+            )
+        return schedule
+
+    def _pack(self, sets) -> None:
+        """Sets, largest first, filled into packs of at most ``cap`` members (next fit)."""
+        by_size = sorted(range(len(sets)), key=lambda s: (-sets[s].size, s))
+        members, member_set, set_begin, pack_begin = [], [], np.zeros(len(sets), _U32), [0]
+        filled = 0
+        for s in by_size:
+            k = sets[s].size
+            if filled + k > self.cap:
+                pack_begin.append(pack_begin[-1] + filled)
+                filled = 0
+            set_begin[s] = pack_begin[-1] + filled
+            members.append(sets[s])
+            member_set.append(np.full(k, s, dtype=_U32))
+            filled += k
+        pack_begin.append(pack_begin[-1] + filled)
+        rt = self.rt
+        self.n_packs = len(pack_begin) - 1
+        self.pack_begin = rt.to_device(np.array(pack_begin, dtype=_U32), writable=False)
+        self.members = rt.to_device(np.concatenate(members).astype(_U32), writable=False)
+        self.member_set = rt.to_device(np.concatenate(member_set), writable=False)
+        self.set_begin = rt.to_device(set_begin, writable=False)
+
+    def _gene_index(self, sets) -> None:
+        """For every gene, the sets it belongs to (CSR, ascending set index)."""
+        pairs_g = np.concatenate([s.astype(np.int64) for s in sets])
+        pairs_s = np.concatenate([np.full(s.size, i, dtype=np.int64) for i, s in enumerate(sets)])
+        order = np.lexsort((pairs_s, pairs_g))
+        ptr = np.zeros(self.n_genes + 1, dtype=_U32)
+        np.cumsum(np.bincount(pairs_g, minlength=self.n_genes), out=ptr[1:])
+        self.gene_ptr = self.rt.to_device(ptr, writable=False)
+        self.gene_sets = self.rt.to_device(pairs_s[order].astype(_U32), writable=False)
+
+    def _batch_size(self) -> int:
+        r = self.real.itemsize
+        per_perm = self.n_genes * (r + 12) + self.n_words * 4 + self.n_sets * r
+        if self.schedule == "walk":
+            per_perm += self.n_sets * (4 * r + 4)
+        limit = self.rt.max_items(per_perm, fraction=0.25)
+        by_buffer = self.rt.info.max_alloc // max(self.n_genes * max(r, 4), self.n_sets * r)
+        cap = 4096 if self.rt.is_cpu else 32768
+        size = max(PPI, min(self.n_perm, limit, by_buffer, cap))
+        return -(-size // PPI) * PPI
+
+    # -- kernels ----------------------------------------------------------------------------
+
+    def kernel(self, name):
+        return self.rt.kernel("gsea.cl", name, self.defines)
+
+    def local(self, name, most: int) -> int:
+        import pyopencl as cl
+
+        k = self.kernel(name)
+        wg = k.get_work_group_info(cl.kernel_work_group_info.WORK_GROUP_SIZE, self.rt.device)
+        return _pow2_at_most(min(most, wg))
+
+    def allocate(self) -> None:
+        rt, pb, g, r = self.rt, self.batch, self.n_genes, self.real.itemsize
+        self.labels = rt.empty(pb * self.n_words * 4)
+        self.key = rt.empty(pb * g * r)
+        self.rank = rt.empty(pb * g * 4)
+        self.order = rt.empty(pb * g * 4)
+        self.slots = rt.empty(pb * g * 4)
+        if self.schedule == "walk":
+            self.scratch = rt.empty(pb * self.n_sets * 4 * r)
+            self.hits = rt.empty(pb * self.n_sets * 4)
+
+    def run_batch(self, states, first: int, count: int, es_buf) -> None:
+        """Permutations first .. first + count - 1 into ``es_buf`` (sets x count)."""
+        import pyopencl as cl
+
+        rt, g = self.rt, self.n_genes
+        rt.launch(self.kernel("gsea_labels"), count, states, _U64(first), _U32(self.n),
+                  _U32(self.n_a), _U32(self.n_words), self.labels, _U32(count))
+        lg = 64 if rt.is_cpu else 128
+        rt.launch_nd(self.kernel("gsea_metric"), (g, -(-count // PPI)), (lg, 1), self.xt,
+                     self.centre, self.labels, _U32(g), _U32(self.n), _U32(self.n_a),
+                     _U32(self.n_words), _U32(count), self.key)
+        lr = min(self.local("gsea_rank", 256), NB)
+        rt.launch_nd(self.kernel("gsea_rank"), (count * lr,), (lr,), self.key, _U32(g),
+                     self.slots, self.rank, self.order, cl.LocalMemory(4 * NB),
+                     cl.LocalMemory(4 * NB), cl.LocalMemory(4 * lr),
+                     cl.LocalMemory(2 * lr * self.real.itemsize))
+        if self.schedule == "pairs":
+            lp = self.local("gsea_es_pairs", 64 if rt.is_cpu else 256)
+            rs = self.real.itemsize
+            rt.launch_nd(self.kernel("gsea_es_pairs"), (self.n_packs * lp, count), (lp, 1),
+                         self.key, self.rank, _U32(g), self.pack_begin, self.members,
+                         self.member_set, self.set_begin, self.set_size, es_buf, _U32(count),
+                         cl.LocalMemory(4 * self.cap), cl.LocalMemory(rs * self.cap),
+                         cl.LocalMemory(rs * self.cap), cl.LocalMemory(rs * self.cap))
+        else:
+            rt.launch(self.kernel("gsea_es_walk"), count, self.key, self.order, _U32(g),
+                      self.gene_ptr, self.gene_sets, self.set_size, _U32(self.n_sets),
+                      self.scratch, self.hits, es_buf, _U32(count))
+
+
+def null_statistics(rt, values, mask, sets, es_obs, *, metric, weight, n_perm, seed, dtype,
+                    schedule, return_null, progress) -> NullStatistics:
+    """NES, nominal p, FDR and FWER of every set from ``n_perm`` label permutations."""
+    n_sets = len(sets)
+    if n_perm == 0:
+        nan = np.full(n_sets, np.nan)
+        return NullStatistics(nan, nan.copy(), nan.copy(), nan.copy(), None)
+    plan = _Plan(rt, values, mask, sets, metric, weight, n_perm, dtype, schedule)
+    plan.allocate()
+    states, _ = _random.stream_buffer(rt, n_perm, seed=seed)
+    r = plan.real.itemsize
+    batches = [(f, min(plan.batch, n_perm - f)) for f in range(0, n_perm, plan.batch)]
+    keep = n_sets * n_perm * r <= 0.3 * rt.info.global_mem and len(batches) <= 4096
+    if return_null and n_sets * n_perm * 8 > MAX_RETURNED_TABLE:
+        raise ValueError(f"return_null=True would bring back {n_sets} x {n_perm} null ES; "
+                         "use it for smaller runs")
+    es_obs_buf = rt.to_device(np.ascontiguousarray(es_obs, dtype=np.float64), writable=False)
+    totals = np.zeros((n_sets, 5))
+    stats_host = np.empty((n_sets, 5))
+    stats_buf = rt.empty(stats_host.nbytes)
+    kept, table = [], (np.empty((n_sets, n_perm)) if return_null else None)
+    scratch_es = None if keep else rt.empty(n_sets * plan.batch * r)
+    work = n_perm * (1 if keep else 2)
+    with Progress(total=work, desc="gsea", enabled=progress) as bar:
+        for first, count in batches:
+            es_buf = rt.empty(n_sets * count * r) if keep else scratch_es
+            plan.run_batch(states, first, count, es_buf)
+            rt.launch(plan.kernel("gsea_set_stats"), n_sets, es_buf, _U32(count), _U32(n_sets),
+                      es_obs_buf, stats_buf)
+            rt.read(stats_buf, stats_host)
+            totals += stats_host
+            if table is not None:
+                part = np.empty((n_sets, count), dtype=plan.real)
+                rt.read(es_buf, part)
+                table[:, first:first + count] = part
+            if keep:
+                kept.append(es_buf)
+            bar.update(count)
+
+        n_pos, s_pos, n_neg, s_neg, extreme = totals.T
+        with np.errstate(divide="ignore", invalid="ignore"):
+            pos_mean = np.where(n_pos > 0, s_pos / n_pos, es_obs)
+            neg_mean = np.abs(np.where(n_neg > 0, s_neg / n_neg, es_obs))
+            nes = np.where(es_obs >= 0, es_obs / pos_mean, es_obs / neg_mean)
+            deno = np.where(es_obs >= 0, n_pos, n_neg)
+            pval = np.where(deno > 0, extreme / deno, 1.0)
+
+        obs_pos = np.sort(nes[es_obs >= 0])
+        obs_neg = np.sort(nes[es_obs < 0])
+        hist_pos = np.zeros(obs_pos.size + 1, dtype=np.int64)
+        hist_neg = np.zeros(obs_neg.size + 1, dtype=np.int64)
+        hp = np.empty(obs_pos.size + 1, dtype=_U32)
+        hn = np.empty(obs_neg.size + 1, dtype=_U32)
+        hp_buf, hn_buf = rt.empty(hp.nbytes), rt.empty(hn.nbytes)
+        extremes = np.empty((n_perm, 2))
+        args = [rt.to_device(pos_mean, writable=False), rt.to_device(neg_mean, writable=False),
+                rt.to_device(obs_pos if obs_pos.size else np.zeros(1), writable=False),
+                _U32(obs_pos.size),
+                rt.to_device(obs_neg if obs_neg.size else np.zeros(1), writable=False),
+                _U32(obs_neg.size), hp_buf, hn_buf]
+        ext_buf = rt.empty(plan.batch * 16)
+        zero = np.zeros(1, dtype=_U32)
+        for i, (first, count) in enumerate(batches):
+            if keep:
+                es_buf = kept[i]
+            else:
+                es_buf = scratch_es
+                plan.run_batch(states, first, count, es_buf)
+            rt.fill(hp_buf, zero, hp.nbytes)
+            rt.fill(hn_buf, zero, hn.nbytes)
+            rt.launch(plan.kernel("gsea_null_counts"), count, es_buf, _U32(count), _U32(n_sets),
+                      *args, ext_buf)
+            rt.read(hp_buf, hp)
+            rt.read(hn_buf, hn)
+            hist_pos += hp
+            hist_neg += hn
+            part = np.empty((count, 2))
+            rt.read(ext_buf, part)
+            extremes[first:first + count] = part
+            if not keep:
+                bar.update(count)
+
+    fdr, fwer = _fdr_fwer(nes, es_obs, obs_pos, obs_neg, hist_pos, hist_neg, extremes)
+    return NullStatistics(nes, pval, fdr, fwer, table)
+
+
+def _fdr_fwer(nes, es_obs, obs_pos, obs_neg, hist_pos, hist_neg, extremes):
+    """Broad's FDR q-values and FWER p-values from the device's counts (see gsea.cl)."""
+    n = nes.size
+    fdr, fwer = np.ones(n), np.ones(n)
+    all_pos, all_neg = hist_pos.sum(), hist_neg.sum()
+    above_pos = np.cumsum(hist_pos[::-1])[::-1]      # above_pos[u] = sum of hist_pos[u:]
+    upto_neg = np.cumsum(hist_neg)                   # upto_neg[u] = sum of hist_neg[:u + 1]
+    max_pos = np.sort(extremes[:, 0])
+    min_neg = np.sort(extremes[:, 1])
+    n_perm = extremes.shape[0]
+    for i in range(n):
+        x = nes[i]
+        if es_obs[i] >= 0:
+            ub = np.searchsorted(obs_pos, x, side="right")
+            lb = np.searchsorted(obs_pos, x, side="left")
+            phi_null = above_pos[ub] / all_pos if all_pos else 0.0
+            phi_obs = (obs_pos.size - lb) / obs_pos.size
+            fwer[i] = (n_perm - np.searchsorted(max_pos, x, side="left")) / n_perm
+        else:
+            lb = np.searchsorted(obs_neg, x, side="left")
+            ub = np.searchsorted(obs_neg, x, side="right")
+            phi_null = upto_neg[lb] / all_neg if all_neg else 0.0
+            phi_obs = ub / obs_neg.size
+            fwer[i] = np.searchsorted(min_neg, x, side="right") / n_perm
+        fdr[i] = min(1.0, phi_null / phi_obs) if phi_obs > 0 else 1.0
+    return fdr, fwer

@@ -1,0 +1,353 @@
+"""Readers and writers for the GSEA file formats: GCT 1.2/1.3, NAME/DESCRIPTION tables, CLS, GMT.
+
+Every reader raises ``ValueError`` naming the file and the line when a file does not parse,
+when gene names repeat, or when the class labels do not match the sample count.
+
+* expression (GCT, or a tab-separated table whose first two columns are NAME and DESCRIPTION)
+  comes back as a ``pandas.DataFrame`` of floats, genes x samples, indexed by gene name, with
+  the descriptions in ``frame.attrs["description"]`` (a list, one per gene);
+* a CLS file comes back as a :class:`Phenotype`: one label per sample and the two class names
+  in the order of the file's ``#`` line (the first is the "positive" class of the metrics);
+* a GMT file comes back as a ``dict`` {set name: list of genes} in file order; descriptions
+  with ``read_gmt(path, descriptions=True)``.
+
+>>> import io as _io
+>>> read_cls(_io.StringIO("4 2 1\\n# A B\\nA A B B\\n")).classes
+('A', 'B')
+>>> read_gmt(_io.StringIO("S1\\tna\\tG1\\tG2\\n"))
+{'S1': ['G1', 'G2']}
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import os
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+__all__ = [
+    "Phenotype",
+    "read_expression",
+    "read_gct",
+    "read_cls",
+    "read_gmt",
+    "write_gct",
+    "write_cls",
+    "write_gmt",
+]
+
+_MISSING = {"", "na", "nan", "NA", "NaN", "null", "NULL"}
+
+
+@contextlib.contextmanager
+def _text(source, mode: str = "r"):
+    """Open ``source`` (path or text stream) for text I/O; a stream is not closed."""
+    if isinstance(source, (str, os.PathLike)):
+        with open(source, mode, encoding="utf-8", newline="") as fh:
+            yield fh, str(source)
+    elif isinstance(source, io.TextIOBase) or hasattr(source, "read" if "r" in mode else "write"):
+        yield source, getattr(source, "name", "<stream>")
+    else:
+        raise TypeError(f"expected a path or a text stream, got {type(source).__name__}")
+
+
+def _lines(fh) -> list[str]:
+    return [ln.rstrip("\r\n") for ln in fh.read().splitlines()]
+
+
+def _floats(fields: list[str], where: str) -> np.ndarray:
+    out = np.empty(len(fields), dtype=np.float64)
+    for i, f in enumerate(fields):
+        f = f.strip()
+        if f in _MISSING:
+            out[i] = np.nan
+            continue
+        try:
+            out[i] = float(f)
+        except ValueError:
+            raise ValueError(
+                f"{where}: value {f!r} in data column {i + 1} is not a number"
+            ) from None
+    return out
+
+
+def _frame(names, descriptions, samples, rows, where: str) -> pd.DataFrame:
+    seen: dict[str, int] = {}
+    for i, g in enumerate(names):
+        if g == "":
+            raise ValueError(f"{where}: gene name missing on data row {i + 1}")
+        if g in seen:
+            raise ValueError(
+                f"{where}: gene name {g!r} appears twice (data rows {seen[g] + 1} and {i + 1}); "
+                "collapse duplicate probes to one row per gene first"
+            )
+        seen[g] = i
+    if len(set(samples)) != len(samples):
+        dup = next(s for s in samples if samples.count(s) > 1)
+        raise ValueError(f"{where}: sample name {dup!r} appears twice in the header")
+    values = np.vstack(rows) if rows else np.empty((0, len(samples)))
+    frame = pd.DataFrame(values, index=pd.Index(names, name="NAME"), columns=list(samples))
+    frame.attrs["description"] = list(descriptions)
+    return frame
+
+
+def _data_rows(lines, start, n_lead, n_samples, where):
+    names, descriptions, rows = [], [], []
+    for ln_no in range(start, len(lines)):
+        line = lines[ln_no]
+        if not line.strip():
+            continue
+        fields = line.split("\t")
+        if len(fields) != n_lead + n_samples:
+            raise ValueError(
+                f"{where} line {ln_no + 1}: expected {n_lead + n_samples} tab-separated fields "
+                f"({n_lead} leading + {n_samples} samples), got {len(fields)}"
+            )
+        names.append(fields[0].strip())
+        descriptions.append(fields[1].strip() if n_lead > 1 else "")
+        rows.append(_floats(fields[n_lead:], f"{where} line {ln_no + 1}"))
+    return names, descriptions, rows
+
+
+def read_gct(source) -> pd.DataFrame:
+    """Read a GCT file (version 1.2 or 1.3) as a genes x samples DataFrame.
+
+    In GCT 1.3 the gene name is the ``id`` column, the description the first row-metadata
+    column (if any); column-metadata lines are read past.
+
+    >>> import io as _io
+    >>> f = _io.StringIO("#1.2\\n2\\t2\\nNAME\\tDescription\\ts1\\ts2\\n"
+    ...                  "G1\\tna\\t1\\t2\\nG2\\tna\\t3\\t4\\n")
+    >>> read_gct(f).loc["G2", "s1"]
+    np.float64(3.0)
+    """
+    with _text(source) as (fh, where):
+        lines = _lines(fh)
+    if not lines:
+        raise ValueError(f"{where}: empty file")
+    version = lines[0].strip()
+    if version not in ("#1.2", "#1.3"):
+        raise ValueError(f"{where} line 1: expected '#1.2' or '#1.3', got {lines[0][:40]!r}")
+    if len(lines) < 3:
+        raise ValueError(f"{where}: a GCT file needs a version line, a dimension line and a header")
+    dims = lines[1].split()
+    try:
+        dims = [int(d) for d in dims]
+    except ValueError:
+        raise ValueError(f"{where} line 2: dimensions must be integers, got {lines[1]!r}") from None
+    need = 2 if version == "#1.2" else 4
+    if len(dims) != need:
+        raise ValueError(
+            f"{where} line 2: GCT {version[1:]} needs {need} dimensions, got {lines[1]!r}"
+        )
+    n_rows, n_cols = dims[0], dims[1]
+    n_row_meta = 1 if version == "#1.2" else dims[2]
+    n_col_meta = 0 if version == "#1.2" else dims[3]
+    header = lines[2].split("\t")
+    n_lead = 1 + n_row_meta
+    if len(header) != n_lead + n_cols:
+        raise ValueError(
+            f"{where} line 3: header has {len(header)} fields, the dimension line says "
+            f"{n_lead} leading + {n_cols} samples"
+        )
+    samples = [h.strip() for h in header[n_lead:]]
+    names, descriptions, rows = _data_rows(lines, 3 + n_col_meta, n_lead, n_cols, where)
+    if n_lead == 1:
+        descriptions = [""] * len(names)
+    if len(names) != n_rows:
+        raise ValueError(
+            f"{where}: the dimension line says {n_rows} genes, the file has {len(names)}"
+        )
+    return _frame(names, descriptions, samples, rows, where)
+
+
+def read_expression(source) -> pd.DataFrame:
+    """Read expression as GCT (if the file starts with ``#1.2``/``#1.3``) or as a tab-separated
+    table with columns NAME, DESCRIPTION, then one column per sample (Broad's .txt format).
+
+    >>> import io as _io
+    >>> f = _io.StringIO("NAME\\tDESCRIPTION\\ta\\tb\\nTP53\\tna\\t1.5\\t2\\n")
+    >>> read_expression(f).shape
+    (1, 2)
+    """
+    with _text(source) as (fh, where):
+        text = fh.read()
+    if text.lstrip().startswith("#1."):
+        return read_gct(io.StringIO(text))
+    lines = _lines(io.StringIO(text))
+    while lines and not lines[0].strip():
+        lines.pop(0)
+    if not lines:
+        raise ValueError(f"{where}: empty file")
+    header = lines[0].split("\t")
+    if len(header) < 3 or header[0].strip().upper() != "NAME" or header[1].strip().upper() not in (
+        "DESCRIPTION",
+        "DESC",
+    ):
+        raise ValueError(
+            f"{where} line 1: expected a header 'NAME<TAB>DESCRIPTION<TAB>sample...' or a GCT "
+            f"file, got {lines[0][:60]!r}"
+        )
+    samples = [h.strip() for h in header[2:]]
+    names, descriptions, rows = _data_rows(lines, 1, 2, len(samples), where)
+    return _frame(names, descriptions, samples, rows, where)
+
+
+@dataclass(frozen=True)
+class Phenotype:
+    """Two-class sample labels: ``labels[i]`` is the class of sample ``i``; ``classes`` holds
+    the two class names, the first being the one whose mean comes first in the metrics
+    (signal_to_noise = (mean of classes[0] - mean of classes[1]) / ...).
+
+    >>> Phenotype(("a", "b", "a"), ("a", "b")).mask.tolist()
+    [True, False, True]
+    """
+
+    labels: tuple
+    classes: tuple
+
+    def __post_init__(self):
+        if len(self.classes) != 2 or self.classes[0] == self.classes[1]:
+            raise ValueError(f"a phenotype needs two distinct classes, got {self.classes!r}")
+        bad = sorted({str(x) for x in self.labels} - {str(c) for c in self.classes})
+        if bad:
+            raise ValueError(f"labels {bad} are not one of the classes {self.classes!r}")
+
+    @property
+    def mask(self) -> np.ndarray:
+        """True for samples of ``classes[0]``."""
+        return np.array([x == self.classes[0] for x in self.labels], dtype=bool)
+
+    @property
+    def counts(self) -> tuple[int, int]:
+        m = self.mask
+        return int(m.sum()), int((~m).sum())
+
+
+def read_cls(source) -> Phenotype:
+    """Read a categorical two-class CLS file (``N 2 1`` / ``# nameA nameB`` / labels).
+
+    Labels may be the class names or numbers (0/1 in the order of the ``#`` line, as in
+    GEO-derived files). Continuous (``#numeric``) or multi-class files raise ``ValueError``.
+
+    >>> import io as _io
+    >>> read_cls(_io.StringIO("3 2 1\\n# CASE CONTROL\\n0 1 0\\n")).labels
+    ('CASE', 'CONTROL', 'CASE')
+    """
+    with _text(source) as (fh, where):
+        lines = [ln for ln in _lines(fh) if ln.strip()]
+    if lines and lines[0].strip().lower().startswith("#numeric"):
+        raise ValueError(f"{where}: continuous (#numeric) phenotypes are not supported; "
+                         "gsea needs two classes")
+    if len(lines) < 3:
+        raise ValueError(f"{where}: a CLS file needs 3 lines (counts, '# names', labels), "
+                         f"got {len(lines)}")
+    head = lines[0].split()
+    try:
+        n_samples, n_classes = int(head[0]), int(head[1])
+    except (ValueError, IndexError):
+        raise ValueError(
+            f"{where} line 1: expected 'N_SAMPLES N_CLASSES 1', got {lines[0]!r}"
+        ) from None
+    if n_classes != 2:
+        raise ValueError(f"{where} line 1: {n_classes} classes; gsea needs exactly 2")
+    if not lines[1].lstrip().startswith("#"):
+        raise ValueError(f"{where} line 2: expected '# CLASS_A CLASS_B', got {lines[1]!r}")
+    names = lines[1].lstrip()[1:].split()
+    if len(names) != 2:
+        raise ValueError(f"{where} line 2: expected 2 class names, got {names}")
+    labels = " ".join(lines[2:]).split()
+    if len(labels) != n_samples:
+        raise ValueError(
+            f"{where}: line 1 says {n_samples} samples, the label line has {len(labels)} labels"
+        )
+    distinct = list(dict.fromkeys(labels))
+    if len(distinct) != 2:
+        raise ValueError(f"{where} line 3: labels take {len(distinct)} values {distinct[:5]}; "
+                         "gsea needs exactly 2")
+    if set(distinct) <= set(names):
+        mapped = labels
+    elif set(distinct) <= {"0", "1"}:
+        mapped = [names[int(x)] for x in labels]
+    else:
+        raise ValueError(f"{where}: labels {distinct} match neither the class names {names} "
+                         "nor 0/1")
+    return Phenotype(tuple(mapped), (names[0], names[1]))
+
+
+def read_gmt(source, *, descriptions: bool = False):
+    """Read a GMT file: one set per line, ``name<TAB>description<TAB>gene...``.
+
+    Returns {name: genes} (duplicates within a set dropped, file order kept); with
+    ``descriptions=True`` a pair ({name: genes}, {name: description}). Repeated set names raise.
+
+    >>> import io as _io
+    >>> sets, desc = read_gmt(_io.StringIO("S\\thttp://x\\tA\\tB\\tA\\n"), descriptions=True)
+    >>> sets, desc
+    ({'S': ['A', 'B']}, {'S': 'http://x'})
+    """
+    with _text(source) as (fh, where):
+        lines = _lines(fh)
+    sets: dict[str, list[str]] = {}
+    desc: dict[str, str] = {}
+    for ln_no, line in enumerate(lines, 1):
+        if not line.strip() or line.startswith("#"):
+            continue
+        fields = line.split("\t")
+        if len(fields) < 3:
+            raise ValueError(f"{where} line {ln_no}: a GMT line needs a name, a description and "
+                             f"at least one gene (tab-separated), got {len(fields)} field(s)")
+        name = fields[0].strip()
+        if not name:
+            raise ValueError(f"{where} line {ln_no}: empty gene-set name")
+        if name in sets:
+            raise ValueError(f"{where} line {ln_no}: gene set {name!r} appears twice")
+        genes = list(dict.fromkeys(g.strip() for g in fields[2:] if g.strip()))
+        if not genes:
+            raise ValueError(f"{where} line {ln_no}: gene set {name!r} lists no genes")
+        sets[name] = genes
+        desc[name] = fields[1].strip()
+    if not sets:
+        raise ValueError(f"{where}: no gene sets found")
+    return (sets, desc) if descriptions else sets
+
+
+def write_gct(frame: pd.DataFrame, dest, *, descriptions=None) -> None:
+    """Write a genes x samples DataFrame as GCT 1.2 (descriptions from ``frame.attrs`` or
+    ``descriptions``, else ``na``).
+
+    >>> import io as _io
+    >>> out = _io.StringIO(); write_gct(pd.DataFrame({"s1": [1.0]}, index=["G"]), out)
+    >>> out.getvalue().splitlines()[:2]
+    ['#1.2', '1\\t1']
+    """
+    if not isinstance(frame, pd.DataFrame):
+        raise TypeError(f"frame must be a pandas DataFrame, got {type(frame).__name__}")
+    desc = descriptions if descriptions is not None else frame.attrs.get("description")
+    if desc is None or len(desc) != len(frame):
+        desc = ["na"] * len(frame)
+    with _text(dest, "w") as (fh, _):
+        fh.write(f"#1.2\n{frame.shape[0]}\t{frame.shape[1]}\n")
+        fh.write("\t".join(["NAME", "Description", *map(str, frame.columns)]) + "\n")
+        for name, d, row in zip(frame.index, desc, frame.to_numpy(dtype=np.float64), strict=True):
+            fh.write("\t".join([str(name), str(d) or "na", *(repr(float(v)) for v in row)]) + "\n")
+
+
+def write_cls(phenotype: Phenotype, dest) -> None:
+    """Write a :class:`Phenotype` as a CLS file (labels by class name)."""
+    with _text(dest, "w") as (fh, _):
+        fh.write(f"{len(phenotype.labels)} 2 1\n# {phenotype.classes[0]} {phenotype.classes[1]}\n")
+        fh.write(" ".join(map(str, phenotype.labels)) + "\n")
+
+
+def write_gmt(sets: dict, dest, *, descriptions: dict | None = None) -> None:
+    """Write {name: genes} as GMT (description ``na`` unless given)."""
+    with _text(dest, "w") as (fh, _):
+        for name, genes in sets.items():
+            d = (descriptions or {}).get(name, "na")
+            fh.write("\t".join([str(name), str(d), *map(str, genes)]) + "\n")
+
+

@@ -1,0 +1,58 @@
+"""Plots (matplotlib, optional: ``pip install oclstat[plot]``).
+
+:func:`plot_enrichment` draws the classic GSEA figure of one gene set: the running enrichment
+sum along the ranked genes, a bar for every member of the set, and the ranked metric.
+
+>>> import numpy as np, pandas as pd, oclstat
+>>> rng = np.random.default_rng(0)
+>>> expr = pd.DataFrame(rng.normal(size=(40, 6)), index=[f"g{i}" for i in range(40)])
+>>> res = oclstat.gsea(expr, [0, 0, 0, 1, 1, 1], {"s": [f"g{i}" for i in range(8)]},
+...                    n_perm=20, min_size=5, seed=1)
+>>> fig = plot_enrichment(res, "s")                   # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+def _pyplot():
+    try:
+        import matplotlib
+
+        matplotlib.use(matplotlib.get_backend())
+        import matplotlib.pyplot as plt
+    except ImportError:  # pragma: no cover - depends on the environment
+        raise ImportError("plot_enrichment needs matplotlib: pip install 'oclstat[plot]'") from None
+    return plt
+
+
+def plot_enrichment(result, set_name: str, *, ax=None, title: str | None = None):
+    """The running-sum plot of ``set_name`` from a :class:`oclstat.GseaResult`; returns the
+    figure (``ax``: draw into three stacked axes of your own instead)."""
+    plt = _pyplot()
+    rsum = result.running_sum(set_name)
+    pos = result._positions(set_name)
+    metric = result.ranking.to_numpy()
+    row = result.table.loc[set_name]
+    if ax is None:
+        fig, ax = plt.subplots(
+            3, 1, figsize=(6, 4.5), sharex=True, gridspec_kw={"height_ratios": [3, 0.6, 1.4]}
+        )
+    else:
+        fig = ax[0].figure
+    x = np.arange(metric.size)
+    ax[0].plot(x, rsum, color="tab:green", lw=1.5)
+    ax[0].axhline(0, color="grey", lw=0.6)
+    peak = int(np.argmax(np.abs(rsum)))
+    ax[0].axvline(peak, color="tab:red", lw=0.8, ls="--")
+    ax[0].set_ylabel("running ES")
+    ax[0].set_title(title or f"{set_name}\nES {row['es']:.3f}  NES {row['nes']:.3f}  "
+                    f"p {row['pval']:.3g}  FDR {row['fdr']:.3g}", fontsize=9)
+    ax[1].vlines(pos, 0, 1, color="black", lw=0.5)
+    ax[1].set_yticks([])
+    ax[2].fill_between(x, metric, color="tab:grey", lw=0)
+    ax[2].set_ylabel(result.metric, fontsize=8)
+    ax[2].set_xlabel(f"rank ({result.classes[0]} > {result.classes[1]} on the left)")
+    fig.tight_layout()
+    return fig
