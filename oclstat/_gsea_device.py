@@ -221,7 +221,7 @@ def null_statistics(rt, values, mask, sets, es_obs, *, metric, weight, n_perm, s
     states, _ = _random.stream_buffer(rt, n_perm, seed=seed)
     r = plan.real.itemsize
     batches = [(f, min(plan.batch, n_perm - f)) for f in range(0, n_perm, plan.batch)]
-    keep = n_sets * n_perm * r <= 0.3 * rt.info.global_mem and len(batches) <= 4096
+    keep = n_sets * n_perm * r <= 0.45 * rt.info.global_mem and len(batches) <= 4096
     if return_null and n_sets * n_perm * 8 > MAX_RETURNED_TABLE:
         raise ValueError(f"return_null=True would bring back {n_sets} x {n_perm} null ES; "
                          "use it for smaller runs")

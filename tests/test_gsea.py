@@ -326,3 +326,12 @@ def test_bad_data(rt):
     lower = expr.rename(index={"G1": "g0"})
     with pytest.raises(ValueError, match="same name in upper case"):
         oclstat.gsea(lower, labels, sets, case_sensitive=False, device=rt)
+
+
+def test_float32_null_close_to_float64(rt):
+    expr, labels, sets = toy(2, n_genes=257)
+    a = oclstat.gsea(expr, labels, sets, n_perm=40, min_size=10, seed=3, return_null=True,
+                     device=rt)
+    b = oclstat.gsea(expr, labels, sets, n_perm=40, min_size=10, seed=3, return_null=True,
+                     dtype=np.float32, device=rt)
+    np.testing.assert_allclose(b.es_null.to_numpy(), a.es_null.to_numpy(), atol=2e-5)
