@@ -39,6 +39,7 @@ bench: setup
 	$(BIN)/python benchmarks/bench_fisher.py
 	$(BIN)/python benchmarks/bench_permutation.py
 	$(BIN)/python benchmarks/bench_gsea.py
+	$(BIN)/python benchmarks/bench_fields.py
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info .pytest_cache .ruff_cache

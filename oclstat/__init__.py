@@ -7,7 +7,7 @@ OpenCL C kernels compiled at run time by PyOpenCL on any GPU, or on the CPU thro
 True
 """
 
-from . import io, random
+from . import io, random, special
 from ._runtime import (
     DeviceCapabilityError,
     DeviceInfo,
@@ -15,6 +15,14 @@ from ._runtime import (
     Runtime,
     devices,
     get_runtime,
+)
+from .fields import (
+    LdlResult,
+    cholesky_batch,
+    ldl_batch,
+    matern_cov,
+    multiply_lower_diag,
+    simulate_fields,
 )
 from .fisher import (
     FisherSimBatchResult,
@@ -25,7 +33,7 @@ from .fisher import (
 )
 from .gsea import GseaResult, gsea
 from .permutation import PermutationTestResult, permutation_test
-from .plot import plot_enrichment
+from .plot import plot_enrichment, plot_fields
 
 __version__ = "0.1.0"
 
@@ -41,6 +49,14 @@ __all__ = [
     "GseaResult",
     "gsea",
     "plot_enrichment",
+    "plot_fields",
+    "special",
+    "LdlResult",
+    "cholesky_batch",
+    "ldl_batch",
+    "matern_cov",
+    "multiply_lower_diag",
+    "simulate_fields",
     "FisherSimResult",
     "FisherSimBatchResult",
     "fisher_sim",

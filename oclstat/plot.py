@@ -1,5 +1,7 @@
 """Plots (matplotlib, optional: ``pip install oclstat[plot]``).
 
+:func:`plot_fields` draws simulated Gaussian random fields on a grid as images.
+
 :func:`plot_enrichment` draws the classic GSEA figure of one gene set: the running enrichment
 sum along the ranked genes, a bar for every member of the set, and the ranked metric.
 
@@ -55,4 +57,28 @@ def plot_enrichment(result, set_name: str, *, ax=None, title: str | None = None)
     ax[2].set_ylabel(result.metric, fontsize=8)
     ax[2].set_xlabel(f"rank ({result.classes[0]} > {result.classes[1]} on the left)")
     fig.tight_layout()
+    return fig
+
+
+def plot_fields(images, *, titles=None, cmap: str = "viridis", max_cols: int = 5):
+    """Images (n_fields, ny, nx), e.g. ``fields_on_grid(simulate_fields(...), nx, ny)[p]``, in
+    a grid of panels with a shared colour scale; returns the figure."""
+    plt = _pyplot()
+    imgs = np.asarray(images)
+    if imgs.ndim == 2:
+        imgs = imgs[None]
+    if imgs.ndim != 3:
+        raise ValueError(f"images must be (n_fields, ny, nx), got shape {imgs.shape}")
+    k = imgs.shape[0]
+    cols = min(max_cols, k)
+    rows = -(-k // cols)
+    fig, axes = plt.subplots(rows, cols, figsize=(2.4 * cols, 2.2 * rows), squeeze=False)
+    lo, hi = float(imgs.min()), float(imgs.max())
+    for idx, ax in enumerate(axes.ravel()):
+        ax.set_axis_off()
+        if idx < k:
+            im = ax.imshow(imgs[idx], origin="lower", cmap=cmap, vmin=lo, vmax=hi)
+            if titles is not None:
+                ax.set_title(str(titles[idx]), fontsize=8)
+    fig.colorbar(im, ax=axes.ravel().tolist(), shrink=0.8)
     return fig

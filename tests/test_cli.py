@@ -173,3 +173,19 @@ def test_gsea_command_bad_cls(tmp_path, capsys, shared_data):
                str(d / "h.all.v7.0.symbols.gmt")])
     assert rc == 2
     assert "3 labels but expression has 50 samples" in capsys.readouterr().err
+
+
+def test_fields_command(tmp_path, capsys):
+    pytest.importorskip("matplotlib")
+    out, png = tmp_path / "f.npy", tmp_path / "f.png"
+    rc = main(["fields", "--nx", "12", "--ny", "9", "--param", "0.3,1.5,1,0,1,0", "--param",
+               "0.5,0.5,2,0.1,2,0.3", "--n-sim", "2", "--seed", "4", "--out", str(out),
+               "--png", str(png)])
+    assert rc == 0
+    images = np.load(out)
+    assert images.shape == (2, 2, 9, 12) and np.isfinite(images).all()
+    assert png.stat().st_size > 1000
+    with pytest.raises(SystemExit):
+        main(["fields", "--param", "1,2,3", "--out", str(out)])
+    rc = main(["fields", "--param=-1,1,1,0,1,0", "--out", str(out)])
+    assert rc == 2 and "range must be > 0" in capsys.readouterr().err

@@ -1,0 +1,156 @@
+"""oclstat's Gaussian-random-field pieces next to numpy/scipy (and cuSOLVER through CuPy or
+PyTorch on a GPU), in one run.
+
+    python benchmarks/bench_fields.py [--device D] [--large]
+
+1. Batched LDLᵀ: oclstat.ldl_batch vs numpy.linalg.cholesky (LAPACK, all cores) on the same
+   batch; on a GPU also cupy/torch ``linalg.cholesky`` (cuSOLVER). Default 8 x 1024 x 1024
+   (the pocl target: within 3x of numpy); ``--large`` adds 16 x 4096 x 4096 (the H100 target:
+   within 2x of cuSOLVER). Floor: n^3/3 multiply-adds per matrix over the peer's rate is not a
+   device property, so the ratio to the peer is the figure.
+2. Matérn assembly: oclstat.matern_cov vs the same formula in numpy/scipy (scipy.special.kv),
+   and the write-bandwidth floor (n_params x n^2 x 8 bytes over the measured fill bandwidth).
+3. gpuRandom's example end to end: 5 parameter sets, 5 fields each on a 60 x 80 grid
+   (4,800 points): Matérn + LDLᵀ + normals + L D^½ Z (target on the H100: under 50 ms).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+from scipy import special as sp
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _common import header, median_time, table, write_bandwidth  # noqa: E402
+
+import oclstat  # noqa: E402
+from oclstat.fields import grid_coords  # noqa: E402
+
+PAPER_PARAMS = np.array([[0.3, 1.5, 1.0, 0.0, 1.0, 0.0], [0.2, 0.5, 1.0, 0.0, 2.0, 0.5],
+                         [0.5, 2.5, 1.0, 0.01, 1.0, 0.0], [0.1, 1.0, 1.0, 0.0, 1.0, 0.0],
+                         [0.4, 3.5, 2.0, 0.0, 1.5, 1.0]])
+
+
+def gpu_cholesky():
+    """cuSOLVER batched Cholesky through cupy or torch, if present: (name, fn(a) -> seconds)."""
+    try:
+        import cupy as cp
+
+        def run(a):
+            d = cp.asarray(a)
+            cp.linalg.cholesky(d)
+            cp.cuda.Device().synchronize()
+            return median_time(lambda: (cp.linalg.cholesky(d), cp.cuda.Device().synchronize()),
+                               repeat=3)
+        return "cupy (cuSOLVER)", run
+    except Exception:
+        pass
+    try:
+        import torch
+
+        if torch.cuda.is_available():
+            def run(a):
+                d = torch.as_tensor(a, device="cuda")
+                torch.linalg.cholesky(d)
+                torch.cuda.synchronize()
+                return median_time(lambda: (torch.linalg.cholesky(d), torch.cuda.synchronize()),
+                                   repeat=3)
+            return "torch (cuSOLVER)", run
+    except Exception:
+        pass
+    return None, None
+
+
+def bench_ldl(rt, shapes):
+    rows = []
+    name, gpu = gpu_cholesky()
+    for b, n in shapes:
+        rng = np.random.default_rng(1)
+        x = rng.normal(size=(b, n, n))
+        a = x @ x.transpose(0, 2, 1) + n * np.eye(n)
+        t_ocl = median_time(lambda a=a: oclstat.ldl_batch(a, device=rt), repeat=3)
+        t_np = median_time(lambda a=a: np.linalg.cholesky(a), repeat=3)
+        row = {"batch": f"{b} x {n}^2", "oclstat ldl_batch s": f"{t_ocl:.3f}",
+               "numpy cholesky s": f"{t_np:.3f}", "oclstat/numpy": f"{t_ocl / t_np:.2f}"}
+        if gpu is not None:
+            t_gpu = gpu(a)
+            row[f"{name} s"] = f"{t_gpu:.4f}"
+            row["oclstat/cuSOLVER"] = f"{t_ocl / t_gpu:.2f}"
+        rows.append(row)
+    print(table(rows, list(rows[0])))
+    print("# times include the host<->device copies of the batch (oclstat and GPU peers alike "
+          "start from a numpy array)")
+
+
+def bench_matern(rt, n_params, n):
+    coords = np.random.default_rng(2).uniform(0, 1, size=(n, 2))
+    params = np.tile(PAPER_PARAMS, (-(-n_params // 5), 1))[:n_params]
+    with rt.profile() as prof:
+        oclstat.matern_cov(coords, params, device=rt)
+    t0 = time.perf_counter()
+    with rt.profile() as prof:
+        oclstat.matern_cov(coords, params, device=rt)
+    wall = time.perf_counter() - t0
+    dev = prof.seconds
+    sub = coords[: min(n, 1024)]
+    t_ref = median_time(lambda: reference(sub, params[0]), repeat=1, warmup=0)
+    t_ref *= n_params * (n / len(sub)) ** 2
+    floor = n_params * n * n * 8 / write_bandwidth(rt)
+    print(table([{"matrices": f"{n_params} x {n}^2", "oclstat kernel s": f"{dev:.3f}",
+                  "oclstat wall s": f"{wall:.3f}", "numpy/scipy s (scaled)": f"{t_ref:.2f}",
+                  "numpy/oclstat": f"{t_ref / wall:.1f}", "write floor s": f"{floor:.4f}",
+                  "floor/kernel": f"{floor / dev:.2f}"}],
+                ["matrices", "oclstat kernel s", "oclstat wall s", "numpy/scipy s (scaled)",
+                 "numpy/oclstat", "write floor s", "floor/kernel"]))
+
+
+def reference(coords, p):
+    rng_, nu, var, nug, ratio, angle = p
+    dx = coords[:, None, 0] - coords[None, :, 0]
+    dy = coords[:, None, 1] - coords[None, :, 1]
+    u = np.cos(angle) * dx + np.sin(angle) * dy
+    v = (np.cos(angle) * dy - np.sin(angle) * dx) / ratio
+    x = np.sqrt(8 * nu) * np.hypot(u, v) / rng_
+    with np.errstate(invalid="ignore", divide="ignore"):
+        c = var * 2 ** (1 - nu) / sp.gamma(nu) * x ** nu * sp.kv(nu, x)
+    np.fill_diagonal(c, var + nug)
+    return c
+
+
+def bench_paper(rt):
+    coords = grid_coords(60, 80)
+    oclstat.simulate_fields(coords[:50], PAPER_PARAMS, 5, seed=1, device=rt)
+    t = median_time(lambda: oclstat.simulate_fields(coords, PAPER_PARAMS, 5, seed=1, device=rt),
+                    repeat=1, warmup=0)
+
+    def numpy_recipe():
+        for p in PAPER_PARAMS:
+            c = np.linalg.cholesky(reference(coords, p))
+            c @ np.random.default_rng(1).normal(size=(len(coords), 5))
+    t_np = median_time(numpy_recipe, repeat=1, warmup=0)
+    print(table([{"example": "5 params x 5 fields, 60 x 80 grid", "oclstat s": f"{t:.3f}",
+                  "numpy+scipy s": f"{t_np:.2f}", "numpy/oclstat": f"{t_np / t:.2f}"}],
+                ["example", "oclstat s", "numpy+scipy s", "numpy/oclstat"]))
+    print("# target on the H100: under 0.05 s")
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--device", default=None)
+    ap.add_argument("--large", action="store_true", help="16 x 4096^2 (GPU sizes)")
+    args = ap.parse_args(argv)
+    rt = oclstat.get_runtime(args.device)
+    print(header(rt, "Gaussian random fields: ldl_batch, matern_cov, simulate_fields"))
+    shapes = [(8, 1024)] + ([(16, 4096)] if args.large or not rt.is_cpu else [])
+    bench_ldl(rt, shapes)
+    bench_matern(rt, 16 if not rt.is_cpu else 4, 4096 if not rt.is_cpu else 2048)
+    bench_paper(rt)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,200 @@
+/*
+ * Gaussian random fields (oclstat.fields): batched Matérn covariance, batched LDL^T and
+ * L D^(1/2) Z. Matrices are row-major, n x n, one after the other (matrix b at b * n * n).
+ *
+ *   matern_cov        element (i, j <= i) of covariance matrix p (and (j, i) with mirror), from
+ *                     the coordinates and per-parameter-set constants (see oclstat/fields.py).
+ *   ldl_diag_block    LDL^T of the diagonal block [k0, k1) of every matrix (one work-group per
+ *                     matrix, left-looking by column); a pivot that is not positive is recorded.
+ *   ldl_panel_rows    rows k1.. of the panel: each row solved against the diagonal block on its
+ *                     own (one work-item per (matrix, row)), L[i, c] = (A[i, c] - sum) / D[c].
+ *   ldl_trailing      A22 -= L21 D1 L21^T on the lower triangle, tiles of TS x TS per work-group
+ *                     for every matrix at once, so a few large matrices fill the device as well
+ *                     as many small ones.
+ *   ldl_pack_panel,   the same update for CPUs: the panel is copied transposed (P[t][r]) and
+ *   ldl_trailing_outer  each work-item accumulates a 4 x 8 block as a sum of outer products
+ *                     over t (REAL8 vectors from contiguous panel rows).
+ *   ldl_finalize      unit diagonal (or sqrt(D) columns for Cholesky) and zeros above it.
+ *   lower_times       out[b, s, i] = sum_{j <= i} L[b, i, j] w[b, j] z[b, s, j], w = sqrt(D) (or D
+ *                     or 1), the fields from standard normals z.
+ *
+ * Build defines: REAL (float or double), TS (tile size of ldl_trailing).
+ */
+#ifdef OCLSTAT_REAL_IS_DOUBLE
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+#endif
+
+#include <oclstat/bessel_k.clh>
+
+#define REAL8_NAME_(r) r##8
+#define REAL8_NAME(r) REAL8_NAME_(r)
+#define REAL8 REAL8_NAME(REAL)
+
+/* consts[p * 9 + .]: log(variance) + (1 - nu) log 2 - lgamma(nu), sqrt(8 nu) / range, cos and
+ * sin of the angle, 1 / anisoRatio, nu, nugget, variance, unused. */
+__kernel void matern_cov(__global const double *coords, __global const double *consts,
+                         const uint n, const uint n_params, __global REAL *out,
+                         const int mirror)
+{
+    const uint j = get_global_id(0), i = get_global_id(1), p = get_global_id(2);
+    if (i >= n || j > i || p >= n_params) return;   /* lower triangle, row i */
+    __global const double *c = consts + 9 * (ulong)p;
+    const double dx = coords[2 * i] - coords[2 * j], dy = coords[2 * i + 1] - coords[2 * j + 1];
+    const double u = c[2] * dx + c[3] * dy;
+    const double v = (c[2] * dy - c[3] * dx) * c[4];
+    const double d = sqrt(u * u + v * v);
+    REAL value;
+    if (d == 0.0) {
+        value = (REAL)(c[7] + (i == j ? c[6] : 0.0));
+    } else {
+        const REAL x = (REAL)(c[1] * d), nu = (REAL)c[5];
+        value = exp((REAL)c[0] + nu * log(x) + oclstat_log_kv(nu, x));
+    }
+    out[(ulong)p * n * n + (ulong)i * n + j] = value;
+    if (mirror) out[(ulong)p * n * n + (ulong)j * n + i] = value;
+}
+
+/* D[c] = A[c, c] - sum_{k0 <= t < c} L[c, t]^2 D[t]; then L[r, c] for r in (c, k1). */
+__kernel void ldl_diag_block(__global REAL *a, __global REAL *dg, const uint n, const uint k0,
+                             const uint k1, __global int *bad)
+{
+    const uint b = get_group_id(0), lid = get_local_id(0), L = get_local_size(0);
+    __global REAL *m = a + (ulong)b * n * n;
+    __global REAL *dd = dg + (ulong)b * n;
+    for (uint c = k0; c < k1; c++) {
+        if (lid == 0) {
+            REAL s = m[(ulong)c * n + c];
+            for (uint t = k0; t < c; t++) s -= m[(ulong)c * n + t] * m[(ulong)c * n + t] * dd[t];
+            dd[c] = s;
+            if (!(s > (REAL)0) && bad[b] < 0) bad[b] = (int)c;
+        }
+        barrier(CLK_GLOBAL_MEM_FENCE);
+        const REAL dc = dd[c];
+        for (uint r = c + 1 + lid; r < k1; r += L) {
+            REAL s = m[(ulong)r * n + c];
+            for (uint t = k0; t < c; t++) s -= m[(ulong)r * n + t] * dd[t] * m[(ulong)c * n + t];
+            m[(ulong)r * n + c] = s / dc;
+        }
+        barrier(CLK_GLOBAL_MEM_FENCE);
+    }
+}
+
+__kernel void ldl_panel_rows(__global REAL *a, __global const REAL *dg, const uint n,
+                             const uint k0, const uint k1, const uint n_mat)
+{
+    const uint r = k1 + get_global_id(0), b = get_global_id(1);
+    if (r >= n || b >= n_mat) return;
+    __global REAL *m = a + (ulong)b * n * n;
+    __global const REAL *dd = dg + (ulong)b * n;
+    __global REAL *row = m + (ulong)r * n;
+    for (uint c = k0; c < k1; c++) {
+        REAL s = row[c];
+        __global const REAL *lc = m + (ulong)c * n;
+        for (uint t = k0; t < c; t++) s -= row[t] * dd[t] * lc[t];
+        row[c] = s / dd[c];
+    }
+}
+
+/* A[i, j] -= sum_{t in [k0, k1)} L[i, t] D[t] L[j, t] for k1 <= j <= i < n. */
+__kernel void ldl_trailing(__global REAL *a, __global const REAL *dg, const uint n,
+                           const uint k0, const uint k1)
+{
+    __local REAL li[TS][TS + 1], lj[TS][TS + 1];
+    const uint ti = get_group_id(0), tj = get_group_id(1), b = get_group_id(2);
+    if (tj > ti) return;                         /* whole tile above the diagonal */
+    const uint x = get_local_id(0), y = get_local_id(1);
+    const uint i = k1 + ti * TS + x, j = k1 + tj * TS + y;
+    __global REAL *m = a + (ulong)b * n * n;
+    __global const REAL *dd = dg + (ulong)b * n;
+    REAL acc = (REAL)0;
+    for (uint t0 = k0; t0 < k1; t0 += TS) {
+        /* li[x][s] = L[k1 + ti*TS + x, t0 + s] D[t0 + s]; lj[y][s] = L[k1 + tj*TS + y, t0 + s] */
+        const uint ri = k1 + ti * TS + x, rj = k1 + tj * TS + x, t = t0 + y;
+        li[x][y] = (ri < n && t < k1) ? m[(ulong)ri * n + t] * dd[t] : (REAL)0;
+        lj[x][y] = (rj < n && t < k1) ? m[(ulong)rj * n + t] : (REAL)0;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        for (uint s = 0; s < TS; s++) acc += li[x][s] * lj[y][s];
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    if (i < n && j <= i) m[(ulong)i * n + j] -= acc;
+}
+
+/* p[b][t][r] = L[b][k1 + r][k0 + t] for t < k1 - k0, r < n - k1; rows padded to stride. */
+__kernel void ldl_pack_panel(__global const REAL *a, __global REAL *p, const uint n,
+                             const uint k0, const uint k1, const uint n_mat, const uint stride)
+{
+    const uint r = get_global_id(0), t = get_global_id(1), b = get_global_id(2);
+    const uint rest = n - k1, kb = k1 - k0;
+    if (r >= stride || t >= kb || b >= n_mat) return;
+    p[((ulong)b * kb + t) * stride + r] =
+        r < rest ? a[(ulong)b * n * n + (ulong)(k1 + r) * n + k0 + t] : (REAL)0;
+}
+
+/* Rows i0 .. i0 + 3 and columns j0 .. j0 + 7 of the trailing update per work-item: four
+ * rank-1 updates of an 8-vector per t (vload8 of the packed panel). */
+__kernel void ldl_trailing_outer(__global REAL *a, __global const REAL *dg,
+                                 __global const REAL *p, const uint n, const uint k0,
+                                 const uint k1, const uint stride)
+{
+    const uint j0 = get_global_id(0) * 8, i0 = get_global_id(1) * 4, b = get_global_id(2);
+    const uint rest = n - k1, kb = k1 - k0;
+    if (j0 >= rest || i0 >= rest || j0 > i0 + 3) return;
+    __global const REAL *pb = p + (ulong)b * kb * stride;
+    __global const REAL *dd = dg + (ulong)b * n + k0;
+    REAL8 acc0 = (REAL8)(0), acc1 = (REAL8)(0), acc2 = (REAL8)(0), acc3 = (REAL8)(0);
+    for (uint t = 0; t < kb; t++) {
+        __global const REAL *pt = pb + (ulong)t * stride;
+        const REAL8 pj = vload8(0, pt + j0);
+        const REAL d = dd[t];
+        acc0 += (pt[i0] * d) * pj;
+        acc1 += (pt[i0 + 1] * d) * pj;
+        acc2 += (pt[i0 + 2] * d) * pj;
+        acc3 += (pt[i0 + 3] * d) * pj;
+    }
+    __global REAL *m = a + (ulong)b * n * n;
+    REAL row[8];
+    for (uint r = 0; r < 4; r++) {
+        const uint ir = i0 + r;
+        if (ir >= rest) break;
+        vstore8(r == 0 ? acc0 : r == 1 ? acc1 : r == 2 ? acc2 : acc3, 0, row);
+        for (uint c = 0; c < 8; c++) {
+            const uint jr = j0 + c;
+            if (jr <= ir && jr < rest) m[(ulong)(k1 + ir) * n + k1 + jr] -= row[c];
+        }
+    }
+}
+
+/* mode 0: unit lower L (LDL^T); mode 1: L sqrt(D) (Cholesky). Zeros above the diagonal. */
+__kernel void ldl_finalize(__global REAL *a, __global const REAL *dg, const uint n,
+                           const uint n_mat, const int mode)
+{
+    const uint i = get_global_id(0), j = get_global_id(1), b = get_global_id(2);
+    if (i >= n || j >= n || b >= n_mat) return;
+    __global REAL *m = a + (ulong)b * n * n;
+    const ulong at = (ulong)i * n + j;
+    if (j > i) m[at] = (REAL)0;
+    else if (mode == 0) { if (j == i) m[at] = (REAL)1; }
+    else {
+        const REAL s = sqrt(dg[(ulong)b * n + j]);
+        m[at] = j == i ? s : m[at] * s;
+    }
+}
+
+/* out[b, s, i] = sum_{j <= i} L[b, i, j] w(D[b, j]) z[b, s, j]; mode 0: w = sqrt(D),
+ * 1: w = D, 2: w = 1. */
+__kernel void lower_times(__global const REAL *l, __global const REAL *dg,
+                          __global const REAL *z, __global REAL *out, const uint n,
+                          const uint n_sim, const uint n_mat, const int mode)
+{
+    const uint i = get_global_id(0), s = get_global_id(1), b = get_global_id(2);
+    if (i >= n || s >= n_sim || b >= n_mat) return;
+    __global const REAL *row = l + (ulong)b * n * n + (ulong)i * n;
+    __global const REAL *dd = dg + (ulong)b * n;
+    __global const REAL *zz = z + ((ulong)b * n_sim + s) * n;
+    REAL acc = (REAL)0;
+    for (uint j = 0; j <= i; j++) {
+        const REAL w = mode == 0 ? sqrt(dd[j]) : (mode == 1 ? dd[j] : (REAL)1);
+        acc += row[j] * w * zz[j];
+    }
+    out[((ulong)b * n_sim + s) * n + i] = acc;
+}
