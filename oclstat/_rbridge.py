@@ -1,0 +1,62 @@
+"""The Python end of the R package (rbridge/): arrays cross as raw little-endian files.
+
+Debian's reticulate (1.28) cannot convert numpy >= 2 arrays (it was built against numpy's 1.x
+binary interface), so numeric arrays never go through reticulate's numpy conversion: R writes
+``writeBin`` files that :func:`load` reads, and :func:`save` writes files that R reads with
+``readBin``. Strings and scalars go through reticulate as plain lists. Column-major (R) order is
+kept on both sides: an R ``dim = c(a, b, c)`` array is the numpy array of shape (a, b, c) with
+the same elements at the same indices.
+
+>>> import numpy as np, tempfile, os
+>>> x = np.arange(6.0).reshape(2, 3)
+>>> path, shape, kind = save(x, tempfile.mkdtemp())
+>>> np.array_equal(load(path, shape, kind), x), shape, kind
+(True, [2, 3], 'double')
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+
+import numpy as np
+
+_KINDS = {"double": np.dtype("<f8"), "integer": np.dtype("<i4")}
+
+
+def load(path: str, shape, kind: str) -> np.ndarray:
+    """The array R wrote to ``path`` (``writeBin(as.vector(x), size = 8 or 4)``), in R's
+    column-major order, as a C-contiguous numpy array; the file is removed."""
+    dt = _KINDS[kind]
+    shape = [int(s) for s in (shape if isinstance(shape, (list, tuple)) else [shape])]
+    try:
+        flat = np.fromfile(path, dtype=dt)
+    finally:
+        os.unlink(path)
+    if flat.size != int(np.prod(shape)):
+        raise ValueError(f"expected {int(np.prod(shape))} values from R, got {flat.size}")
+    return np.ascontiguousarray(flat.reshape(shape, order="F"))
+
+
+def save(array, directory: str | None = None):
+    """Write ``array`` for R: returns (path, shape, kind); R reads it with readBin and sets
+    ``dim``. Booleans and integers that fit become "integer", everything else "double"."""
+    arr = np.asarray(array)
+    if arr.dtype.kind in "biu" and (arr.size == 0 or np.abs(arr).max() < 2**31):
+        kind = "integer"
+    else:
+        kind = "double"
+    fd, path = tempfile.mkstemp(suffix=".bin", dir=directory)
+    with os.fdopen(fd, "wb") as fh:
+        np.asfortranarray(arr, dtype=_KINDS[kind]).ravel(order="F").tofile(fh)
+    return path, [int(s) for s in arr.shape], kind
+
+
+def table_columns(frame) -> dict:
+    """A pandas DataFrame as {column: list} with the index under ``"__index__"`` (lists cross
+    reticulate without numpy)."""
+    out = {"__index__": [str(i) for i in frame.index]}
+    for col in frame.columns:
+        values = frame[col].tolist()
+        out[str(col)] = [list(v) if isinstance(v, (list, tuple)) else v for v in values]
+    return out

@@ -1,0 +1,23 @@
+#' Monte Carlo Fisher exact test on the device; returns an htest that prints like
+#' fisher.test(x, simulate.p.value = TRUE, B = B).
+fisher.sim <- function(x, B = 2000, seed = NULL, streams = NULL) {
+  dname <- deparse1(substitute(x))
+  if (is.data.frame(x)) x <- as.matrix(x)
+  if (!is.matrix(x)) stop("x must be a matrix (a contingency table)", call. = FALSE)
+  if (!is.numeric(x)) stop("x must be a numeric matrix of counts", call. = FALSE)
+  if (anyNA(x)) stop("x must not contain NA", call. = FALSE)
+  if (any(x < 0) || any(x != round(x))) stop("x must hold non-negative integer counts",
+                                               call. = FALSE)
+  if (!is.numeric(B) || length(B) != 1 || B < 1 || B != round(B))
+    stop("B must be one positive integer", call. = FALSE)
+  st <- if (!is.null(streams)) streams_to_py(streams) else NULL
+  res <- oclstat_module()$fisher_sim(to_py_array(x, "x"), n_resamples = as.integer(B),
+                                     seed = py_seed(seed), streams = st, device = device_arg())
+  out <- list(p.value = res$pvalue, alternative = "two.sided",
+              method = paste0("Fisher's Exact Test for Count Data with simulated p-value\n\t",
+                              " (based on ", format(B, scientific = FALSE), " replicates)"),
+              data.name = dname, statistic = NULL, null.count = res$count)
+  class(out) <- "htest"
+  if (!is.null(st)) attr(out, "streams") <- streams_to_r(st)
+  out
+}

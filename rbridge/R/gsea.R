@@ -1,0 +1,70 @@
+#' Read a GCT (1.2/1.3) or NAME/DESCRIPTION expression file: a numeric matrix, genes x samples,
+#' with the descriptions in attr(, "description").
+readGct <- function(path) {
+  frame <- oclstat_module()$io$read_expression(path.expand(path))
+  m <- from_py_array(frame$to_numpy())
+  if (is.null(dim(m))) dim(m) <- c(frame$shape[[1]], frame$shape[[2]])
+  dimnames(m) <- list(unlist(frame$index$tolist()), unlist(frame$columns$tolist()))
+  attr(m, "description") <- unlist(frame$attrs[["description"]])
+  m
+}
+
+#' Read a two-class CLS file: a factor whose first level is the first class of the file.
+readCls <- function(path) {
+  ph <- oclstat_module()$io$read_cls(path.expand(path))
+  factor(unlist(ph$labels), levels = unlist(ph$classes))
+}
+
+#' Read a GMT file: a named list of character vectors.
+readGmt <- function(path) {
+  sets <- oclstat_module()$io$read_gmt(path.expand(path))
+  lapply(sets, unlist)
+}
+
+#' GSEA with phenotype permutations on the device. expr: genes x samples numeric matrix with
+#' gene rownames; labels: one per sample (a factor's first level, or the first value seen, is
+#' class A); geneSets: a named list of character vectors. Returns a data.frame shaped like
+#' fgsea's (pathway, pval, padj, ES, NES, size, leadingEdge) plus Broad's FDR and FWER.
+gsea <- function(expr, labels, geneSets, nperm = 1000, metric = "signal_to_noise", weight = 1,
+                 minSize = 15, maxSize = 500, seed = NULL) {
+  if (is.data.frame(expr)) {
+    bad <- names(expr)[!vapply(expr, is.numeric, logical(1))]
+    if (length(bad)) stop("expr must be numeric; column(s) ", paste(bad, collapse = ", "),
+                          " are not (put gene names in the row names)", call. = FALSE)
+    expr <- as.matrix(expr)
+  }
+  if (!is.matrix(expr) || !is.numeric(expr)) stop("expr must be a numeric matrix, genes x samples",
+                                                  call. = FALSE)
+  genes <- rownames(expr)
+  if (is.null(genes)) stop("expr needs gene names as row names", call. = FALSE)
+  if (length(labels) != ncol(expr))
+    stop("labels has ", length(labels), " values but expr has ", ncol(expr), " samples (columns)",
+         call. = FALSE)
+  if (anyNA(labels)) stop("labels must not contain NA", call. = FALSE)
+  classes <- NULL
+  if (is.factor(labels)) {
+    used <- levels(droplevels(labels))
+    if (length(used) != 2) stop("labels must have exactly 2 classes, got ", length(used),
+                                call. = FALSE)
+    classes <- reticulate::tuple(used[1], used[2])
+    labels <- as.character(labels)
+  }
+  if (!is.list(geneSets) || is.null(names(geneSets)) || any(names(geneSets) == ""))
+    stop("geneSets must be a named list of character vectors", call. = FALSE)
+  sets <- lapply(geneSets, function(g) as.list(as.character(g)))
+  res <- oclstat_module()$gsea(
+    to_py_array(expr, "expr"), as.list(as.character(labels)), reticulate::dict(sets),
+    n_perm = as.integer(nperm), metric = metric, weight = as.double(weight),
+    min_size = as.integer(minSize), max_size = as.integer(maxSize), seed = py_seed(seed),
+    classes = classes, genes = as.list(genes), device = device_arg())
+  cols <- bridge()$table_columns(res$table)
+  num <- function(v) as.numeric(unlist(lapply(v, function(z) if (is.null(z)) NA else z)))
+  out <- data.frame(pathway = unlist(cols[["__index__"]]), pval = num(cols$pval),
+                    padj = NA_real_, ES = num(cols$es), NES = num(cols$nes),
+                    size = as.integer(unlist(cols$size)), stringsAsFactors = FALSE)
+  out$padj <- p.adjust(out$pval, method = "BH")
+  out$leadingEdge <- lapply(cols$leading_edge, function(g) as.character(unlist(g)))
+  out$FDR <- num(cols$fdr)
+  out$FWER <- num(cols$fwer)
+  out
+}

@@ -1,0 +1,33 @@
+#' Exact two-sample permutation test (Green's dynamic programme) for every row of x and y
+#' (features x samples): a data.frame, one row per feature; for two vectors, an htest.
+permTest <- function(x, y, nWindows = NULL, alternative = c("two.sided", "less", "greater"),
+                     midP = FALSE) {
+  alternative <- match.arg(alternative)
+  dname <- paste(deparse1(substitute(x)), "and", deparse1(substitute(y)))
+  one <- is.null(dim(x)) && is.null(dim(y))
+  if (!one) {
+    if (is.null(dim(x)) || is.null(dim(y)) || nrow(as.matrix(x)) != nrow(as.matrix(y)))
+      stop("x and y must both be vectors, or matrices with the same rows (features)",
+           call. = FALSE)
+  }
+  w <- if (is.null(nWindows)) NULL else as.integer(nWindows)
+  res <- oclstat_module()$permutation_test(
+    to_py_array(x, "x"), to_py_array(y, "y"), n_windows = w,
+    alternative = sub(".", "-", alternative, fixed = TRUE), mid_p = isTRUE(midP),
+    device = device_arg())
+  stat <- from_py_array(res$statistic)
+  p <- from_py_array(res$pvalue)
+  if (one) {
+    out <- list(statistic = c(T = stat), p.value = p, alternative = alternative,
+                method = paste0("Exact two-sample permutation test (sum of the first sample",
+                                if (is.null(w)) "" else paste0("'s window scores, ", w, " windows"),
+                                ")", if (isTRUE(midP)) ", mid-P" else ""),
+                data.name = dname)
+    class(out) <- "htest"
+    return(out)
+  }
+  feature <- rownames(x)
+  if (is.null(feature)) feature <- seq_len(nrow(x))
+  data.frame(feature = feature, statistic = stat, p.value = p,
+             q.value = p.adjust(p, method = "BH"), stringsAsFactors = FALSE)
+}

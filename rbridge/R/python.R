@@ -1,0 +1,77 @@
+# Finding the Python that has oclstat, importing it lazily, moving arrays across.
+
+.state <- new.env(parent = emptyenv())
+
+#' The imported Python module oclstat (imported on first use).
+oclstat_module <- function() {
+  if (!is.null(.state$mod)) return(.state$mod)
+  if (!requireNamespace("reticulate", quietly = TRUE))
+    stop("oclstat needs the R package 'reticulate' (Debian: apt-get install r-cran-reticulate)",
+         call. = FALSE)
+  py <- getOption("oclstat.python", "")
+  if (nzchar(py) && !nzchar(Sys.getenv("RETICULATE_PYTHON")))
+    reticulate::use_python(py, required = TRUE)
+  found <- tryCatch(reticulate::py_module_available("oclstat"), error = function(e) FALSE)
+  if (!isTRUE(found)) {
+    where <- tryCatch(reticulate::py_config()$python, error = function(e) "no Python found")
+    stop("the Python package 'oclstat' cannot be imported (Python: ", where, ").\n",
+         "  Set RETICULATE_PYTHON to the Python that has it (for a checkout: <repo>/.venv/bin/python),\n",
+         "  or run oclstat::install_oclstat() to make a virtualenv with it.", call. = FALSE)
+  }
+  .state$mod <- reticulate::import("oclstat")
+  .state$bridge <- reticulate::import("oclstat._rbridge")
+  .state$mod
+}
+
+bridge <- function() {
+  oclstat_module()
+  .state$bridge
+}
+
+#' TRUE when the Python package can be imported.
+oclstat_available <- function() {
+  isTRUE(tryCatch({ oclstat_module(); TRUE }, error = function(e) FALSE))
+}
+
+#' Make a Python virtualenv with oclstat (and pocl) and use it.
+#' @param path a checkout of oclstat to install from (default: the package from PyPI)
+install_oclstat <- function(envname = "oclstat", path = NULL, python = NULL) {
+  pkg <- if (is.null(path)) "oclstat[pocl]" else paste0(normalizePath(path), "[pocl]")
+  if (!reticulate::virtualenv_exists(envname))
+    reticulate::virtualenv_create(envname, python = python)
+  reticulate::virtualenv_install(envname, packages = pkg, ignore_installed = FALSE)
+  reticulate::use_virtualenv(envname, required = TRUE)
+  invisible(envname)
+}
+
+# R array -> numpy array (through a binary file, column-major kept).
+to_py_array <- function(x, what = "x", integer = FALSE) {
+  if (is.data.frame(x)) {
+    bad <- names(x)[!vapply(x, is.numeric, logical(1))]
+    if (length(bad)) stop(what, " must be numeric; column(s) ", paste(bad, collapse = ", "),
+                          " are not", call. = FALSE)
+    x <- as.matrix(x)
+  }
+  if (!is.numeric(x) && !is.logical(x)) stop(what, " must be numeric, got ", class(x)[1],
+                                             call. = FALSE)
+  if (anyNA(x)) stop(what, " must not contain NA", call. = FALSE)
+  shape <- if (is.null(dim(x))) length(x) else dim(x)
+  path <- tempfile(fileext = ".bin")
+  if (integer) writeBin(as.integer(as.vector(x)), path, size = 4L, endian = "little")
+  else writeBin(as.double(as.vector(x)), path, size = 8L, endian = "little")
+  bridge()$load(path, as.list(as.integer(shape)), if (integer) "integer" else "double")
+}
+
+# numpy array -> R vector/matrix/array.
+from_py_array <- function(arr) {
+  saved <- bridge()$save(arr, tempdir())
+  path <- saved[[1]]; shape <- unlist(saved[[2]]); kind <- saved[[3]]
+  on.exit(unlink(path))
+  n <- if (length(shape)) prod(shape) else 1
+  v <- readBin(path, what = kind, n = n, size = if (kind == "integer") 4L else 8L,
+               endian = "little")
+  if (length(shape) > 1) dim(v) <- shape
+  v
+}
+
+device_arg <- function() .state$device

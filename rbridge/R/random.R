@@ -1,0 +1,66 @@
+# MRG31k3p streams (clRNG's generator) as gpuRandom keeps them: an n x 12 integer matrix.
+
+stream_colnames <- function() {
+  as.vector(outer(c("g1.1", "g1.2", "g1.3", "g2.1", "g2.2", "g2.3"), c("current", "initial"),
+                  function(g, w) paste(w, g, sep = ".")))
+}
+
+py_seed <- function(seed) {
+  if (is.null(seed)) return(NULL)
+  if (!is.numeric(seed) || anyNA(seed) || any(seed != round(seed)) || !(length(seed) %in% c(1, 6)))
+    stop("seed must be one integer or six integers", call. = FALSE)
+  if (length(seed) == 1) as.integer(seed) else as.list(as.integer(seed))
+}
+
+#' n streams exactly as clRNG's clrngMrg31k3pCreateStreams makes them: an n x 12 integer matrix
+#' (current state, initial state), convertible back by every draw function.
+createStreams <- function(n, seed = c(12345L, 12345L, 12345L, 12345L, 12345L, 12345L)) {
+  if (!is.numeric(n) || length(n) != 1 || is.na(n) || n < 1 || n != round(n))
+    stop("n must be one positive integer", call. = FALSE)
+  st <- oclstat_module()$random$create_streams(as.integer(n), seed = py_seed(seed))
+  streams_to_r(st)
+}
+
+streams_to_r <- function(st) {
+  m <- from_py_array(st$to_matrix(substream = FALSE))
+  if (is.null(dim(m))) dim(m) <- c(1L, 12L)
+  colnames(m) <- stream_colnames()
+  m
+}
+
+streams_to_py <- function(streams) {
+  if (!is.matrix(streams) || ncol(streams) != 12 || anyNA(streams))
+    stop("streams must be an n x 12 integer matrix from createStreams()", call. = FALSE)
+  oclstat_module()$random$Streams$from_matrix(to_py_array(streams, "streams", integer = TRUE))
+}
+
+draw <- function(fun, n, streams, seed, type, extra = list()) {
+  if (!is.numeric(n) || !(length(n) %in% c(1, 2)) || anyNA(n) || any(n < 0))
+    stop("n must be a count or c(nrow, ncol)", call. = FALSE)
+  type <- match.arg(type, c("double", "float"))
+  size <- if (length(n) == 1) as.integer(n) else reticulate::tuple(as.integer(n[1]), as.integer(n[2]))
+  st <- if (!is.null(streams)) streams_to_py(streams) else NULL
+  args <- c(list(size, streams = st, seed = py_seed(seed),
+                 dtype = if (type == "double") "float64" else "float32", device = device_arg()),
+            extra)
+  x <- from_py_array(do.call(oclstat_module()$random[[fun]], args))
+  if (!is.null(st)) attr(x, "streams") <- streams_to_r(st)
+  x
+}
+
+#' Uniform draws on (0, 1) from the streams (or a seed). n: a count or c(nrow, ncol).
+#' The advanced streams come back as attr(x, "streams"); values equal Python's at the same
+#' indices.
+runifGpu <- function(n, streams = NULL, type = c("double", "float"), seed = NULL) {
+  draw("uniform", n, streams, seed, type)
+}
+
+#' Standard normal draws (Box-Muller on the streams' uniforms).
+rnormGpu <- function(n, streams = NULL, type = c("double", "float"), seed = NULL) {
+  draw("normal", n, streams, seed, type)
+}
+
+#' Exponential draws with the given rate.
+rexpGpu <- function(n, rate = 1, streams = NULL, type = c("double", "float"), seed = NULL) {
+  draw("exponential", n, streams, seed, type, list(rate = as.double(rate)))
+}

@@ -1,0 +1,3 @@
+library(testthat)
+library(oclstat)
+test_check("oclstat")

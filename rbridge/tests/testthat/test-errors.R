@@ -1,0 +1,21 @@
+test_that("bad R input gives an R error with a clear message", {
+  skip_without_python()
+  expect_error(fisher.sim(data.frame(a = c("x", "y"), b = 1:2)), "numeric matrix of counts")
+  expect_error(fisher.sim(matrix(c(1, NA, 2, 3), 2)), "must not contain NA")
+  expect_error(fisher.sim(matrix(c(1, -1, 2, 3), 2)), "non-negative integer counts")
+  expect_error(fisher.sim(1:4), "must be a matrix")
+  expect_error(permTest(matrix(1:6, 2), matrix(1:9, 3)), "same rows")
+  expect_error(permTest(c(1, NA), c(2, 3)), "must not contain NA")
+  expr <- matrix(rnorm(20), 5, dimnames = list(letters[1:5], NULL))
+  expect_error(gsea(expr, c("a", "b", "a"), list(s = letters[1:3])), "labels has 3 values")
+  expect_error(gsea(data.frame(g = letters[1:5], v = 1:5), c("a"), list(s = "a")),
+               "expr must be numeric; column\\(s\\) g")
+  expect_error(gsea(expr, c("a", "b", "a", "b"), list(letters[1:3])), "named list")
+  expect_error(createStreams(-2), "positive integer")
+  expect_error(maternBatch(cbind(1:3, 1:3), c(1, 1, 1, 0, 1)), "6 columns")
+  expect_error(maternBatch(cbind(c(0, NA), 1:2), c(1, 1, 1, 0, 1, 0)), "must not contain NA")
+  expect_error(maternBatch(cbind(1:3, 1:3), c(-1, 1, 1, 0, 1, 0)), "range must be > 0")
+  bad <- diag(3); bad[3, 3] <- -1
+  expect_error(cholBatch(bad), "not positive definite: pivot 2")
+  expect_error(cholBatch(array(0, c(2, 3, 4))), "dim c\\(batch, n, n\\)")
+})

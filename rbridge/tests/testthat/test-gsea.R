@@ -1,0 +1,50 @@
+make_data <- function() {
+  set.seed(3)
+  expr <- matrix(rnorm(300 * 12), 300, dimnames = list(paste0("G", 1:300), NULL))
+  expr[1:20, 1:6] <- expr[1:20, 1:6] + 1.5
+  labels <- factor(rep(c("tumour", "normal"), each = 6), levels = c("tumour", "normal"))
+  sets <- list(up = paste0("G", 1:20), mixed = paste0("G", 10:40), other = paste0("G", 100:160))
+  list(expr = expr, labels = labels, sets = sets)
+}
+
+test_that("gsea equals Python's gsea for the same seed, shaped like fgsea", {
+  skip_without_python()
+  d <- make_data()
+  r <- gsea(d$expr, d$labels, d$sets, nperm = 500, minSize = 10, seed = 8)
+  expect_named(r, c("pathway", "pval", "padj", "ES", "NES", "size", "leadingEdge", "FDR",
+                    "FWER"))
+  ref <- py()$gsea(oclstat:::to_py_array(d$expr), as.list(as.character(d$labels)),
+                   reticulate::dict(lapply(d$sets, as.list)), n_perm = 500L, min_size = 10L,
+                   seed = 8L, genes = as.list(rownames(d$expr)),
+                   classes = reticulate::tuple("tumour", "normal"))
+  cols <- oclstat:::bridge()$table_columns(ref$table)
+  expect_identical(r$pathway, unlist(cols[["__index__"]]))
+  expect_identical(r$ES, unlist(cols$es))
+  expect_identical(r$NES, unlist(cols$nes))
+  expect_identical(r$pval, unlist(cols$pval))
+  expect_identical(r$FDR, unlist(cols$fdr))
+  up <- r[r$pathway == "up", ]
+  expect_gt(up$NES, 1.5)
+  expect_lt(up$pval, 0.01)
+  expect_true(all(up$leadingEdge[[1]] %in% d$sets$up))
+  # the factor's first level is class A: swapping the levels flips the signs
+  flipped <- gsea(d$expr, factor(d$labels, levels = c("normal", "tumour")), d$sets,
+                  nperm = 0, minSize = 10)
+  expect_equal(flipped$ES[match(r$pathway, flipped$pathway)], -r$ES, tolerance = 1e-12)
+})
+
+test_that("readGct, readCls and readGmt read what the writers wrote", {
+  skip_without_python()
+  dir <- tempfile(); dir.create(dir)
+  writeLines(c("#1.2", "2\t3", "NAME\tDescription\ta\tb\tc", "TP53\tp53\t1\t2\t3",
+               "MDM2\tna\t4\t5\t6.5"), file.path(dir, "x.gct"))
+  writeLines(c("3 2 1", "# CASE CONTROL", "0 1 0"), file.path(dir, "x.cls"))
+  writeLines(c("S1\tna\tTP53\tMDM2", "S2\thttp://x\tMDM2"), file.path(dir, "x.gmt"))
+  e <- readGct(file.path(dir, "x.gct"))
+  expect_equal(e, structure(matrix(c(1, 4, 2, 5, 3, 6.5), 2,
+                                   dimnames = list(c("TP53", "MDM2"), c("a", "b", "c"))),
+                            description = c("p53", "na")))
+  expect_identical(readCls(file.path(dir, "x.cls")),
+                   factor(c("CASE", "CONTROL", "CASE"), levels = c("CASE", "CONTROL")))
+  expect_identical(readGmt(file.path(dir, "x.gmt")), list(S1 = c("TP53", "MDM2"), S2 = "MDM2"))
+})

@@ -1,0 +1,20 @@
+test_that("permTest equals Python's permutation_test", {
+  skip_without_python()
+  set.seed(2)
+  x <- matrix(rnorm(5 * 8), 5); y <- matrix(rnorm(5 * 11) + 0.5, 5)
+  rownames(x) <- paste0("f", 1:5)
+  r <- permTest(x, y, nWindows = 32, alternative = "less")
+  ref <- py()$permutation_test(oclstat:::to_py_array(x), oclstat:::to_py_array(y),
+                               n_windows = 32L, alternative = "less")
+  expect_identical(r$p.value, py_array(ref$pvalue))
+  expect_identical(r$feature, paste0("f", 1:5))
+  expect_equal(r$q.value, p.adjust(r$p.value, "BH"))
+})
+
+test_that("permTest on two vectors is an htest with the exact p-value", {
+  skip_without_python()
+  r <- permTest(c(3, 5, 6, 9), c(1, 2, 2, 4, 3), alternative = "greater")
+  expect_s3_class(r, "htest")
+  expect_equal(r$p.value, 3 / 126, tolerance = 1e-12)   # 3 of the C(9, 4) relabelings
+  expect_equal(unname(r$statistic), 23)
+})

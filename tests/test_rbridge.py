@@ -1,0 +1,61 @@
+"""The R package rbridge/ installed with ``R CMD INSTALL`` and its testthat suite run for real:
+every R function against the Python function it calls, on the same seed."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+
+import pytest
+from conftest import REPO
+
+pytestmark = pytest.mark.r
+
+
+@pytest.fixture(scope="module")
+def r_library(tmp_path_factory):
+    if shutil.which("R") is None or shutil.which("Rscript") is None:
+        pytest.skip("R is not installed")
+    check = subprocess.run(["Rscript", "-e", "cat(requireNamespace('reticulate', quietly=TRUE) "
+                            "&& requireNamespace('testthat', quietly=TRUE))"],
+                           capture_output=True, text=True)
+    if check.stdout.strip() != "TRUE":
+        pytest.skip("R packages reticulate and testthat are not installed")
+    lib = tmp_path_factory.mktemp("rlib")
+    out = subprocess.run(["R", "CMD", "INSTALL", "-l", str(lib), str(REPO / "rbridge")],
+                         capture_output=True, text=True)
+    assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-3000:]
+    return lib
+
+
+def _env(lib):
+    env = dict(os.environ)
+    env["RETICULATE_PYTHON"] = sys.executable
+    env["R_LIBS"] = os.pathsep.join(filter(None, [str(lib), env.get("R_LIBS", "")]))
+    if env.get("PYTHONPATH"):   # running from the source tree: make the entries absolute
+        env["PYTHONPATH"] = os.pathsep.join(os.path.abspath(p)
+                                            for p in env["PYTHONPATH"].split(os.pathsep))
+    return env
+
+
+def test_testthat_suite(r_library):
+    script = ("library(testthat); library(oclstat); "
+              "res <- test_dir('rbridge/tests/testthat', reporter = 'summary', "
+              "stop_on_failure = TRUE, stop_on_warning = TRUE); "
+              "df <- as.data.frame(res); "
+              "if (any(df$skipped)) stop('tests were skipped: the Python side is missing')")
+    out = subprocess.run(["Rscript", "-e", script], capture_output=True, text=True,
+                         cwd=REPO, env=_env(r_library), timeout=900)
+    assert out.returncode == 0, out.stdout[-6000:] + out.stderr[-6000:]
+
+
+def test_clear_message_without_python(r_library, tmp_path):
+    env = _env(r_library)
+    env["RETICULATE_PYTHON"] = str(tmp_path / "no-such-python")
+    out = subprocess.run(["Rscript", "-e", "library(oclstat); createStreams(2)"],
+                         capture_output=True, text=True, env=env, timeout=300)
+    assert out.returncode != 0
+    assert "the Python package 'oclstat' cannot be imported" in out.stderr
+    assert "RETICULATE_PYTHON" in out.stderr
