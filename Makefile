@@ -40,6 +40,7 @@ bench: setup
 	$(BIN)/python benchmarks/bench_permutation.py
 	$(BIN)/python benchmarks/bench_gsea.py
 	$(BIN)/python benchmarks/bench_fields.py
+	$(BIN)/python benchmarks/bench_epistasis.py
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info .pytest_cache .ruff_cache

@@ -7,7 +7,7 @@ OpenCL C kernels compiled at run time by PyOpenCL on any GPU, or on the CPU thro
 True
 """
 
-from . import io, random, special
+from . import genotypes, io, random, special
 from ._runtime import (
     DeviceCapabilityError,
     DeviceInfo,
@@ -16,6 +16,7 @@ from ._runtime import (
     devices,
     get_runtime,
 )
+from .epistasis import epistasis
 from .fields import (
     LdlResult,
     cholesky_batch,
@@ -51,6 +52,8 @@ __all__ = [
     "plot_enrichment",
     "plot_fields",
     "special",
+    "genotypes",
+    "epistasis",
     "LdlResult",
     "cholesky_batch",
     "ldl_batch",

@@ -6,6 +6,7 @@
     oclstat fisher TABLE.csv --resamples 1e6 --seed 1
     oclstat permtest A.csv B.csv --windows 256 --out results.tsv
     oclstat fields --nx 60 --ny 80 --param 0.3,1.5,1,0,1,0 --n-sim 5 --out f.npy --png f.png
+    oclstat epistasis --bfile DS --order 2 --top 20 --out hits.tsv
     oclstat gsea --expr P53.txt --cls P53.cls --gmt c2.gmt --perms 1000 --out results.tsv
 
 Every sub-command accepts ``--device`` (index or name substring, as ``OCLSTAT_DEVICE``).
@@ -245,6 +246,36 @@ def _cmd_fields(args) -> int:
     return 0
 
 
+def _cmd_epistasis(args) -> int:
+    import time
+
+    import pandas as pd
+
+    from .epistasis import epistasis
+    from .genotypes import read_genotype_table, read_plink
+
+    data = read_plink(args.bfile) if args.bfile else read_genotype_table(args.csv,
+                                                                         layout=args.layout)
+    devices = None
+    if args.devices:
+        devices = [int(d) if d.isdigit() else d for d in args.devices.split(",")]
+    t0 = time.perf_counter()
+    hits = epistasis(data, order=args.order, score=args.score, top=args.top, devices=devices,
+                     backend=args.backend, progress=None)
+    elapsed = time.perf_counter() - t0
+    if args.out:
+        hits.to_csv(args.out, sep="\t", index=False, float_format="%.6f")
+    else:
+        with pd.option_context("display.max_rows", 50, "display.width", 120):
+            print(hits)
+    n = hits.attrs["combinations"]
+    print(f"{data.genotypes.shape[0]} SNPs x {data.genotypes.shape[1]} samples, order "
+          f"{args.order}: {n} combinations in {elapsed:.2f} s "
+          f"({n * data.genotypes.shape[1] / max(elapsed, 1e-9) / 1e12:.4f} tera "
+          f"combinations x samples / s)", file=sys.stderr)
+    return 0
+
+
 def _float_count(text: str) -> int:
     value = float(text)
     if value != int(value) or value < 0:
@@ -323,6 +354,20 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", required=True, help=".npy file: (n_params, n_sim, ny, nx)")
     p.add_argument("--png", default=None, help="also draw the fields into this PNG")
     p.set_defaults(func=_cmd_fields)
+
+    p = add("epistasis", "exhaustive 2-, 3- or 4-way epistasis search (K2 or mutual information)")
+    src = p.add_mutually_exclusive_group(required=True)
+    src.add_argument("--bfile", help="PLINK 1 binary prefix (PREFIX.bed/.bim/.fam)")
+    src.add_argument("--csv", help="0/1/2 genotype table (CSV/TSV, .gz ok)")
+    p.add_argument("--layout", choices=["auto", "snp-major", "sample-major"], default="auto")
+    p.add_argument("--order", type=int, default=4, choices=[2, 3, 4])
+    p.add_argument("--score", choices=["k2", "mi"], default="k2")
+    p.add_argument("--top", type=int, default=20)
+    p.add_argument("--backend", choices=["auto", "opencl"], default="auto")
+    p.add_argument("--devices", default=None,
+                   help="comma-separated devices sharing the work (indices or names)")
+    p.add_argument("--out", default=None, help="write the hits (TSV) here")
+    p.set_defaults(func=_cmd_epistasis)
 
     p = add("gsea", "gene set enrichment analysis with phenotype permutations")
     src = p.add_mutually_exclusive_group(required=True)

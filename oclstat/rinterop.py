@@ -272,6 +272,20 @@ def _simulate(coords, params, Nsim, seed=None):  # noqa: N803
     return to_r(f)
 
 
+def _epistasis(genotypes, phenotype, order=4, top=10, score="k2"):
+    import oclstat
+
+    g = np.asarray(to_python(genotypes, "genotypes"), dtype=float)
+    g = np.where(np.isnan(g), -1, g).astype(np.int16)
+    hits = oclstat.epistasis(g, np.asarray(to_python(phenotype, "phenotype")).astype(int),
+                             order=int(_one(order, "order")), top=int(_one(top, "top")),
+                             score=str(_one(score, "score")))
+    k = int(_one(order, "order"))
+    for i in range(k):
+        hits[f"snp{i + 1}"] = hits[f"snp{i + 1}"] + 1       # R's 1-based indices
+    return to_r({c: hits[c].tolist() for c in hits.columns})
+
+
 #: R name -> Python implementation (arguments arrive as R objects).
 R_FUNCTIONS = {
     "fisher.sim": _fisher_sim,
@@ -284,6 +298,7 @@ R_FUNCTIONS = {
     "maternBatch": _matern,
     "cholBatch": _chol,
     "simulateFields": _simulate,
+    "epistasis": _epistasis,
 }
 
 

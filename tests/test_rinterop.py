@@ -72,3 +72,17 @@ def test_registered_errors_are_r_errors(R):
     msg = R.r("tryCatch(fisher.sim(matrix(c(1, -1, 2, 3), 2)), "
               "error = function(e) conditionMessage(e))")[0]
     assert msg.startswith("fisher.sim:") and "negative" in msg
+
+
+def test_registered_epistasis(R):
+    rinterop.register()
+    rng = np.random.default_rng(2)
+    g = rng.integers(0, 3, size=(8, 300))
+    y = rng.integers(0, 2, size=300)
+    y[(g[1] + g[5]) % 2 == 1] = 1
+    R.globalenv["g"] = rinterop.to_r(g)
+    R.globalenv["y"] = rinterop.to_r(y)
+    res = rinterop.to_python(R.r("epistasis(g, y, order = 2L, top = 3L)"))
+    assert (res["snp1"][0], res["snp2"][0]) == (2, 6)          # 1-based in R
+    ref = oclstat.epistasis(g, y, order=2, top=3)
+    np.testing.assert_array_equal(res["k2"], ref["k2"])

@@ -1,0 +1,32 @@
+#' Exhaustive epistasis search: genotypes (SNPs x samples, 0/1/2, NA missing) and phenotype
+#' (1 case, 0 control, one per sample); a data.frame of the best combinations, best first
+#' (1-based SNP indices snp1..snpK, names, and the k2 or mi score).
+epistasis <- function(genotypes, phenotype, order = 4, top = 10, score = c("k2", "mi"),
+                      snpNames = rownames(genotypes)) {
+  score <- match.arg(score)
+  if (is.data.frame(genotypes)) genotypes <- as.matrix(genotypes)
+  if (!is.matrix(genotypes) || !is.numeric(genotypes))
+    stop("genotypes must be a numeric matrix, SNPs x samples", call. = FALSE)
+  if (length(phenotype) != ncol(genotypes))
+    stop("phenotype has ", length(phenotype), " values but genotypes has ", ncol(genotypes),
+         " samples (columns)", call. = FALSE)
+  if (is.factor(phenotype)) phenotype <- as.integer(phenotype) - 1L
+  g <- genotypes
+  g[is.na(g)] <- -1
+  y <- phenotype
+  y[is.na(y)] <- -1
+  res <- oclstat_module()$epistasis(to_py_array(g, "genotypes", integer = TRUE),
+                                    to_py_array(y, "phenotype", integer = TRUE),
+                                    order = as.integer(order), top = as.integer(top),
+                                    score = score, devices = if (is.null(device_arg())) NULL
+                                    else list(device_arg()))
+  cols <- bridge()$table_columns(res)
+  out <- data.frame(row.names = NULL, check.names = FALSE,
+                    lapply(seq_len(order), function(i) as.integer(unlist(cols[[paste0("snp", i)]])) + 1L))
+  names(out) <- paste0("snp", seq_len(order))
+  if (!is.null(snpNames)) {
+    for (i in seq_len(order)) out[[paste0("name", i)]] <- snpNames[out[[paste0("snp", i)]]]
+  }
+  out[[score]] <- as.numeric(unlist(cols[[score]]))
+  out
+}

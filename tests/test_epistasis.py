@@ -1,0 +1,214 @@
+"""oclstat.epistasis: tables and scores against brute-force numpy enumeration for every order,
+the shared case-control fixtures (reference K2 values in ../shared/data/epistasis/README.md), a
+generated planted 4-way interaction, several devices, readers and bad input."""
+
+from __future__ import annotations
+
+import importlib
+import itertools
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+from conftest import REPO
+from scipy.special import gammaln
+
+import oclstat
+from oclstat.genotypes import read_genotype_table, read_plink
+
+epi_mod = importlib.import_module("oclstat.epistasis")
+
+
+def brute_force(g, y, k, score="k2"):
+    combos = np.array(list(itertools.combinations(range(g.shape[0]), k)))
+    t = epi_mod.contingency_tables(g, y, combos)
+    a, b = t[:, 1].astype(float), t[:, 0].astype(float)
+    if score == "k2":
+        s = (gammaln(a + b + 2) - gammaln(a + 1) - gammaln(b + 1)).sum(1)
+        return combos, s, t
+    n = a.sum(1) + b.sum(1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        terms = []
+        for cnt, tot in ((a, a.sum(1, keepdims=True)), (b, b.sum(1, keepdims=True))):
+            cell = a + b
+            p = cnt / n[:, None]
+            terms.append(np.where(cnt > 0, p * np.log(cnt * n[:, None] / (cell * tot)), 0.0))
+    return combos, (terms[0] + terms[1]).sum(1), t
+
+
+@pytest.mark.parametrize("k", [2, 3, 4])
+@pytest.mark.parametrize("score", ["k2", "mi"])
+def test_every_combination_against_brute_force(rt, k, score):
+    rng = np.random.default_rng(k)
+    m, n = 11, 333                       # neither a multiple of 32 nor of a block
+    g = rng.integers(0, 3, size=(m, n)).astype(np.int8)
+    y = rng.integers(0, 2, size=n)
+    g[rng.random((m, n)) < 0.04] = -1    # missing genotypes
+    combos, ref, _ = brute_force(g, y, k, score)
+    res = oclstat.epistasis(g, y, order=k, score=score, top=len(combos), devices=[rt])
+    got = res[[f"snp{i + 1}" for i in range(k)]].to_numpy()
+    lookup = {tuple(c): s for c, s in zip(combos.tolist(), ref, strict=True)}
+    np.testing.assert_allclose(res[score], [lookup[tuple(c)] for c in got.tolist()],
+                               rtol=1e-12, atol=1e-10)
+    assert len({tuple(c) for c in got.tolist()}) == len(combos)
+    s = res[score].to_numpy()
+    assert (np.diff(s) >= -1e-9).all() if score == "k2" else (np.diff(s) <= 1e-9).all()
+
+
+def test_tables_match_the_bits(rt):
+    """The kernel's counts, seen through K2, agree with the host tables whatever the order of
+    the cells: check the table sums and the K2 of a known table."""
+    g = np.array([[0, 1, 2, 0, 1, 2, -1], [2, 2, 1, 0, 0, 1, 1]])
+    y = np.array([1, 1, 1, 0, 0, 0, 1])
+    t = epi_mod.contingency_tables(g, y, [[0, 1]])[0]
+    assert t.sum() == 6 and t[1].sum() == 3           # the sample missing at SNP 0 is out
+    res = oclstat.epistasis(g, y, order=2, top=1, devices=[rt])
+    k2 = (gammaln(t[1] + t[0] + 2) - gammaln(t[1] + 1) - gammaln(t[0] + 1)).sum()
+    assert res["k2"][0] == pytest.approx(k2, rel=1e-13)
+
+
+def _shared(shared_data, *parts):
+    return shared_data.joinpath("epistasis", *parts)
+
+
+@pytest.mark.parametrize(
+    "source,k,exclude,best,k2,second",
+    [
+        ("gametes", 2, [], (18, 19), 703.2947, 1115.5240),
+        ("bitepi", 2, [], (41, 42), 2747.6494, 2775.8800),
+        ("bitepi", 3, [41, 42], (43, 44, 45), 2752.3722, 2776.9840),
+        ("plink", 2, [94], (95, 96), 1373.8340, 1390.3750),
+        ("plink", 3, [94, 95, 96], (97, 98, 99), 1377.5979, 1388.4623),
+        ("het23", 4, [], (3, 6, 7, 8), 7043.6987, 7044.4541),
+        ("ipu1512", 2, [], (82, 939), 691.8647, 692.8336),
+    ],
+)
+def test_shared_fixtures_reference_k2(shared_data, rt, source, k, exclude, best, k2, second):
+    if source == "gametes":
+        data = read_genotype_table(_shared(shared_data, "gametes_scikit_rebate",
+                                           "GAMETES_Epistasis_2-Way_20atts_0.4H_EDM-1_1.tsv.gz"))
+    elif source == "bitepi":
+        data = read_genotype_table(_shared(shared_data, "bitepi", "data.csv"))
+    elif source == "plink":
+        data = read_plink(_shared(shared_data, "bitepi", "example123", "DS"))
+    elif source == "het23":
+        data = read_genotype_table(_shared(shared_data, "hiperbio", "gen_23SNPs_10000sam.csv"))
+    else:
+        data = read_genotype_table(_shared(shared_data, "hiperbio", "1512snps_1000samples.csv"))
+    keep = [i for i in range(data.genotypes.shape[0]) if i not in exclude]
+    res = oclstat.epistasis(data, order=k, top=2, snps=keep, devices=[rt])
+    assert tuple(int(v) for v in res.iloc[0][[f"snp{i + 1}" for i in range(k)]]) == best
+    assert res["k2"][0] == pytest.approx(k2, abs=1e-4)
+    assert res["k2"][1] == pytest.approx(second, abs=1e-4)
+
+
+def test_plink_reader_names_and_phenotype(shared_data):
+    data = read_plink(_shared(shared_data, "bitepi", "example123", "DS"))
+    assert data.genotypes.shape == (100, 2000)
+    assert data.snp_names[94] == "M0P1" and data.snp_names[0] == "N0"
+    assert (data.phenotype == 1).sum() == 1000 and (data.phenotype == 0).sum() == 1000
+    assert set(np.unique(data.genotypes)) <= {0, 1, 2}
+
+
+def planted_quad(seed=1, m=40, n=4000, quad=(3, 11, 22, 35)):
+    rng = np.random.default_rng(seed)
+    maf = rng.uniform(0.25, 0.5, size=m)
+    g = rng.binomial(2, maf[:, None], size=(m, n)).astype(np.int8)
+    odd = g[list(quad)].sum(axis=0) % 2 == 1
+    y = (rng.random(n) < np.where(odd, 0.7, 0.3)).astype(np.int8)
+    return g, y
+
+
+def test_planted_four_way_interaction_recovered(rt):
+    g, y = planted_quad()
+    res = oclstat.epistasis(g, y, order=4, top=5, devices=[rt])
+    assert tuple(int(v) for v in res.iloc[0][["snp1", "snp2", "snp3", "snp4"]]) == (3, 11, 22, 35)
+    assert res["k2"][1] - res["k2"][0] > 50
+    mi = oclstat.epistasis(g, y, order=4, score="mi", top=1, devices=[rt])
+    assert tuple(int(v) for v in mi.iloc[0][["snp1", "snp2", "snp3", "snp4"]]) == (3, 11, 22, 35)
+
+
+def test_results_do_not_depend_on_chunks(rt, monkeypatch):
+    g, y = planted_quad(seed=2, m=18, n=500, quad=(1, 5, 9, 13))
+    a = oclstat.epistasis(g, y, order=3, top=25, devices=[rt])
+    monkeypatch.setattr(epi_mod, "CHUNK_COMBINATIONS", 7)
+    b = oclstat.epistasis(g, y, order=3, top=25, devices=[rt])
+    assert a.equals(b)
+
+
+def test_two_pocl_devices_give_the_same_result():
+    """Two CPU devices in one process (POCL_DEVICES), the work shared dynamically."""
+    code = (
+        "import numpy as np, oclstat, sys\n"
+        "sys.path.insert(0, 'tests')\n"
+        "from test_epistasis import planted_quad\n"
+        "g, y = planted_quad(seed=3, m=24, n=700, quad=(2, 6, 9, 20))\n"
+        "import oclstat.epistasis as _e\n"
+        "em = sys.modules['oclstat.epistasis']; em.CHUNK_COMBINATIONS = 50\n"
+        "devs = [d.index for d in oclstat.devices() if d.type == 'CPU']\n"
+        "assert len(devs) >= 2, devs\n"
+        "a = oclstat.epistasis(g, y, order=4, top=30, devices=devs[:1])\n"
+        "b = oclstat.epistasis(g, y, order=4, top=30, devices=devs[:2])\n"
+        "assert a.equals(b)\n"
+        "print('same', len(devs))\n"
+    )
+    env = dict(os.environ, POCL_DEVICES="pthread pthread")
+    out = subprocess.run([sys.executable, "-c", code], cwd=REPO, env=env, capture_output=True,
+                         text=True, timeout=600)
+    if "CPU" in out.stderr and "assert len(devs)" in out.stderr:
+        pytest.skip("this OpenCL setup does not expose two pocl devices")
+    assert out.returncode == 0, out.stderr[-3000:]
+    assert out.stdout.startswith("same")
+
+
+def test_ties_broken_by_indices(rt):
+    g = np.tile(np.array([[0, 1, 2, 0, 1, 2]]), (5, 1))      # every pair identical
+    y = np.array([1, 0, 1, 0, 1, 0])
+    res = oclstat.epistasis(g, y, order=2, top=4, devices=[rt])
+    assert res[["snp1", "snp2"]].to_numpy().tolist() == [[0, 1], [0, 2], [0, 3], [0, 4]]
+
+
+def test_table_reader_layouts(tmp_path):
+    f = tmp_path / "s.csv"
+    f.write_text("rs1,rs2,class\n0,2,1\n1,1,0\n2,,1\n")
+    d = read_genotype_table(f)
+    assert d.genotypes.tolist() == [[0, 1, 2], [2, 1, -1]] and d.phenotype.tolist() == [1, 0, 1]
+    f2 = tmp_path / "m.tsv"
+    f2.write_text("a\t0\t1\nb\t2\t2\n")
+    d2 = read_genotype_table(f2, layout="snp-major", phenotype=[1, 0])
+    assert d2.snp_names == ["a", "b"] and d2.genotypes.tolist() == [[0, 1], [2, 2]]
+    with pytest.raises(ValueError, match="no phenotype"):
+        read_genotype_table(f2, layout="snp-major")
+    (tmp_path / "bad.csv").write_text("VarSam,1,0\nrs,x,1\n")
+    with pytest.raises(ValueError, match="'x' is not a genotype"):
+        read_genotype_table(tmp_path / "bad.csv")
+
+
+def test_bad_input(rt, tmp_path):
+    g = np.zeros((5, 10), dtype=int)
+    y = np.r_[np.ones(5), np.zeros(5)].astype(int)
+    bad = g.copy()
+    bad[2, 7] = 3
+    with pytest.raises(ValueError, match="SNP 2, sample 7 is 3"):
+        oclstat.epistasis(bad, y, order=2)
+    with pytest.raises(ValueError, match="needs cases and controls; got 0 cases"):
+        oclstat.epistasis(g, np.zeros(10, int), order=2)
+    with pytest.raises(ValueError, match="order 4 is larger than the number of SNPs \\(3\\)"):
+        oclstat.epistasis(g[:3], y, order=4)
+    with pytest.raises(ValueError, match="order must be <= 4"):
+        oclstat.epistasis(g, y, order=5)
+    with pytest.raises(ValueError, match="one value per sample"):
+        oclstat.epistasis(g, y[:-1], order=2)
+    with pytest.raises(ValueError, match="score must be one of"):
+        oclstat.epistasis(g, y, order=2, score="chi2")
+    with pytest.raises(ValueError, match="CUDA path is not built yet"):
+        oclstat.epistasis(g, y, order=2, backend="cuda")
+    (tmp_path / "x.bed").write_bytes(b"\x00\x00\x01")
+    (tmp_path / "x.bim").write_text("1 rs1 0 1 A C\n")
+    (tmp_path / "x.fam").write_text("a a 0 0 0 2\n")
+    with pytest.raises(ValueError, match="bad magic number"):
+        read_plink(tmp_path / "x")
+    with pytest.raises(FileNotFoundError, match="nope.bed not found"):
+        read_plink(tmp_path / "nope")
