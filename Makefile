@@ -34,13 +34,14 @@ test: lint
 	$(BIN)/pytest $(PYTEST_ARGS)
 
 bench: setup
-	$(BIN)/python -m pip install -q ".[bench]"
+	$(BIN)/python -m pip install -q ".[bench,dask,test]"
 	$(BIN)/python benchmarks/bench_random.py
 	$(BIN)/python benchmarks/bench_fisher.py
 	$(BIN)/python benchmarks/bench_permutation.py
 	$(BIN)/python benchmarks/bench_gsea.py
 	$(BIN)/python benchmarks/bench_fields.py
 	$(BIN)/python benchmarks/bench_epistasis.py
+	$(BIN)/python benchmarks/bench_distributed.py
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info .pytest_cache .ruff_cache

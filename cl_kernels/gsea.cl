@@ -347,20 +347,24 @@ __kernel void gsea_es_walk(__global const REAL *key, __global const uint *order,
 /* ------------------------------------------------------------------ null statistics */
 
 /* stats[s * 5 + .]: count and sum of null ES >= 0, count and sum of null ES < 0, and the
- * count at least as extreme as the observed ES on its side (>= for es_obs >= 0, else <=). */
+ * count at least as extreme as the observed ES on its side (>= for es_obs >= 0, else <=).
+ * The sums are in fixed point, round(ES * 2^32) as 64-bit integers: integer sums do not depend
+ * on how permutations are grouped into batches, tasks or devices, so every split gives the
+ * same NES bit for bit (|ES| <= 1: no overflow below 2^31 permutations). */
 __kernel void gsea_set_stats(__global const REAL *es, const uint n_perm, const uint n_sets,
-                             __global const double *es_obs, __global double *stats)
+                             __global const double *es_obs, __global long *stats)
 {
     const uint s = get_global_id(0);
     if (s >= n_sets) return;
     const REAL obs = (REAL)es_obs[s];
     const int positive = es_obs[s] >= 0.0;
-    double np = 0.0, sp = 0.0, nn = 0.0, sn = 0.0, ext = 0.0;
+    long np = 0, sp = 0, nn = 0, sn = 0, ext = 0;
     __global const REAL *row = es + (ulong)s * n_perm;
     for (uint p = 0; p < n_perm; p++) {
         const REAL e = row[p];
-        if (e >= (REAL)0) { np += 1.0; sp += (double)e; }
-        else { nn += 1.0; sn += (double)e; }
+        const long fixed = (long)rint((double)e * 4294967296.0);
+        if (e >= (REAL)0) { np += 1; sp += fixed; }
+        else { nn += 1; sn += fixed; }
         ext += positive ? (e >= obs) : (e <= obs);
     }
     stats[s * 5 + 0] = np;

@@ -209,6 +209,77 @@ class _Plan:
                       self.scratch, self.hits, es_buf, _U32(count))
 
 
+FIXED = 2.0**32   # scale of the fixed-point ES sums (see gsea_set_stats)
+
+
+def task_states(seed, first: int, count: int) -> np.ndarray:
+    """MRG31k3p states of streams ``first .. first + count - 1`` of ``seed`` (permutation i uses
+    stream i), for a batch computed on its own (a task on another worker)."""
+    from . import _mrg31k3p as _m
+
+    return _m.create_stream_states(_random.as_seed(seed), count, first=first)
+
+
+def batch_stats(plan, states, first, count, es_obs_buf, es_buf):
+    """Permutations first .. first + count - 1 (states index ``first`` is the first of them)
+    into ``es_buf``; returns their per-set stats (n_sets, 5) int64."""
+    rt = plan.rt
+    plan.run_batch(states, first, count, es_buf)
+    out = np.empty((plan.n_sets, 5), dtype=np.int64)
+    buf = rt.empty(out.nbytes)
+    rt.launch(plan.kernel("gsea_set_stats"), plan.n_sets, es_buf, _U32(count),
+              _U32(plan.n_sets), es_obs_buf, buf)
+    rt.read(buf, out)
+    return out
+
+
+def normalisation(totals, es_obs):
+    """Same-sign null means, NES and nominal p from the summed stats (Broad's rules)."""
+    n_pos, s_pos, n_neg, s_neg, extreme = (totals[:, i].astype(np.float64) for i in range(5))
+    s_pos, s_neg = totals[:, 1] / FIXED, totals[:, 3] / FIXED
+    with np.errstate(divide="ignore", invalid="ignore"):
+        pos_mean = np.where(n_pos > 0, s_pos / n_pos, es_obs)
+        neg_mean = np.abs(np.where(n_neg > 0, s_neg / n_neg, es_obs))
+        nes = np.where(es_obs >= 0, es_obs / pos_mean, es_obs / neg_mean)
+        deno = np.where(es_obs >= 0, n_pos, n_neg)
+        pval = np.where(deno > 0, extreme / deno, 1.0)
+    return pos_mean, neg_mean, nes, pval
+
+
+class NullCounter:
+    """The second pass over a batch: its null NES counted against the observed NES."""
+
+    def __init__(self, plan, pos_mean, neg_mean, nes, es_obs):
+        rt = self.rt = plan.rt
+        self.plan = plan
+        self.obs_pos = np.sort(nes[es_obs >= 0])
+        self.obs_neg = np.sort(nes[es_obs < 0])
+        self.hp = np.empty(self.obs_pos.size + 1, dtype=_U32)
+        self.hn = np.empty(self.obs_neg.size + 1, dtype=_U32)
+        self.hp_buf, self.hn_buf = rt.empty(self.hp.nbytes), rt.empty(self.hn.nbytes)
+        self.args = [rt.to_device(pos_mean, writable=False),
+                     rt.to_device(neg_mean, writable=False),
+                     rt.to_device(self.obs_pos if self.obs_pos.size else np.zeros(1),
+                                  writable=False), _U32(self.obs_pos.size),
+                     rt.to_device(self.obs_neg if self.obs_neg.size else np.zeros(1),
+                                  writable=False), _U32(self.obs_neg.size),
+                     self.hp_buf, self.hn_buf]
+        self.ext_buf = rt.empty(plan.batch * 16)
+
+    def count(self, es_buf, count):
+        """(hist_pos int64, hist_neg int64, extremes (count, 2)) of one batch's ES table."""
+        rt, zero = self.rt, np.zeros(1, dtype=_U32)
+        rt.fill(self.hp_buf, zero, self.hp.nbytes)
+        rt.fill(self.hn_buf, zero, self.hn.nbytes)
+        rt.launch(self.plan.kernel("gsea_null_counts"), count, es_buf, _U32(count),
+                  _U32(self.plan.n_sets), *self.args, self.ext_buf)
+        rt.read(self.hp_buf, self.hp)
+        rt.read(self.hn_buf, self.hn)
+        part = np.empty((count, 2))
+        rt.read(self.ext_buf, part)
+        return self.hp.astype(np.int64), self.hn.astype(np.int64), part
+
+
 def null_statistics(rt, values, mask, sets, es_obs, *, metric, weight, n_perm, seed, dtype,
                     schedule, return_null, progress) -> NullStatistics:
     """NES, nominal p, FDR and FWER of every set from ``n_perm`` label permutations."""
@@ -226,20 +297,14 @@ def null_statistics(rt, values, mask, sets, es_obs, *, metric, weight, n_perm, s
         raise ValueError(f"return_null=True would bring back {n_sets} x {n_perm} null ES; "
                          "use it for smaller runs")
     es_obs_buf = rt.to_device(np.ascontiguousarray(es_obs, dtype=np.float64), writable=False)
-    totals = np.zeros((n_sets, 5))
-    stats_host = np.empty((n_sets, 5))
-    stats_buf = rt.empty(stats_host.nbytes)
+    totals = np.zeros((n_sets, 5), dtype=np.int64)
     kept, table = [], (np.empty((n_sets, n_perm)) if return_null else None)
     scratch_es = None if keep else rt.empty(n_sets * plan.batch * r)
     work = n_perm * (1 if keep else 2)
     with Progress(total=work, desc="gsea", enabled=progress) as bar:
         for first, count in batches:
             es_buf = rt.empty(n_sets * count * r) if keep else scratch_es
-            plan.run_batch(states, first, count, es_buf)
-            rt.launch(plan.kernel("gsea_set_stats"), n_sets, es_buf, _U32(count), _U32(n_sets),
-                      es_obs_buf, stats_buf)
-            rt.read(stats_buf, stats_host)
-            totals += stats_host
+            totals += batch_stats(plan, states, first, count, es_obs_buf, es_buf)
             if table is not None:
                 part = np.empty((n_sets, count), dtype=plan.real)
                 rt.read(es_buf, part)
@@ -247,51 +312,24 @@ def null_statistics(rt, values, mask, sets, es_obs, *, metric, weight, n_perm, s
             if keep:
                 kept.append(es_buf)
             bar.update(count)
-
-        n_pos, s_pos, n_neg, s_neg, extreme = totals.T
-        with np.errstate(divide="ignore", invalid="ignore"):
-            pos_mean = np.where(n_pos > 0, s_pos / n_pos, es_obs)
-            neg_mean = np.abs(np.where(n_neg > 0, s_neg / n_neg, es_obs))
-            nes = np.where(es_obs >= 0, es_obs / pos_mean, es_obs / neg_mean)
-            deno = np.where(es_obs >= 0, n_pos, n_neg)
-            pval = np.where(deno > 0, extreme / deno, 1.0)
-
-        obs_pos = np.sort(nes[es_obs >= 0])
-        obs_neg = np.sort(nes[es_obs < 0])
-        hist_pos = np.zeros(obs_pos.size + 1, dtype=np.int64)
-        hist_neg = np.zeros(obs_neg.size + 1, dtype=np.int64)
-        hp = np.empty(obs_pos.size + 1, dtype=_U32)
-        hn = np.empty(obs_neg.size + 1, dtype=_U32)
-        hp_buf, hn_buf = rt.empty(hp.nbytes), rt.empty(hn.nbytes)
+        pos_mean, neg_mean, nes, pval = normalisation(totals, es_obs)
+        counter = NullCounter(plan, pos_mean, neg_mean, nes, es_obs)
+        hist_pos = np.zeros(counter.hp.size, dtype=np.int64)
+        hist_neg = np.zeros(counter.hn.size, dtype=np.int64)
         extremes = np.empty((n_perm, 2))
-        args = [rt.to_device(pos_mean, writable=False), rt.to_device(neg_mean, writable=False),
-                rt.to_device(obs_pos if obs_pos.size else np.zeros(1), writable=False),
-                _U32(obs_pos.size),
-                rt.to_device(obs_neg if obs_neg.size else np.zeros(1), writable=False),
-                _U32(obs_neg.size), hp_buf, hn_buf]
-        ext_buf = rt.empty(plan.batch * 16)
-        zero = np.zeros(1, dtype=_U32)
         for i, (first, count) in enumerate(batches):
             if keep:
                 es_buf = kept[i]
             else:
                 es_buf = scratch_es
                 plan.run_batch(states, first, count, es_buf)
-            rt.fill(hp_buf, zero, hp.nbytes)
-            rt.fill(hn_buf, zero, hn.nbytes)
-            rt.launch(plan.kernel("gsea_null_counts"), count, es_buf, _U32(count), _U32(n_sets),
-                      *args, ext_buf)
-            rt.read(hp_buf, hp)
-            rt.read(hn_buf, hn)
+                bar.update(count)
+            hp, hn, part = counter.count(es_buf, count)
             hist_pos += hp
             hist_neg += hn
-            part = np.empty((count, 2))
-            rt.read(ext_buf, part)
             extremes[first:first + count] = part
-            if not keep:
-                bar.update(count)
-
-    fdr, fwer = _fdr_fwer(nes, es_obs, obs_pos, obs_neg, hist_pos, hist_neg, extremes)
+    fdr, fwer = _fdr_fwer(nes, es_obs, counter.obs_pos, counter.obs_neg, hist_pos, hist_neg,
+                          extremes)
     return NullStatistics(nes, pval, fdr, fwer, table)
 
 

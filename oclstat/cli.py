@@ -182,11 +182,17 @@ def _cmd_gsea(args) -> int:
     expr = oio.read_gct(args.gct) if args.gct else oio.read_expression(args.expr)
     pheno = oio.read_cls(args.cls)
     sets = oio.read_gmt(args.gmt)
-    rt = get_runtime(args.device)
+    client = _client(args.scheduler)
+    rt = None if client else get_runtime(args.device)
     t0 = time.perf_counter()
-    res = gsea(expr, pheno, sets, n_perm=args.perms, metric=args.metric, weight=args.weight,
-               min_size=args.min_size, max_size=args.max_size, seed=args.seed,
-               case_sensitive=not args.case_insensitive, device=rt, progress=None)
+    try:
+        res = gsea(expr, pheno, sets, n_perm=args.perms, metric=args.metric,
+                   weight=args.weight, min_size=args.min_size, max_size=args.max_size,
+                   seed=args.seed, case_sensitive=not args.case_insensitive, device=rt,
+                   client=client, progress=None)
+    finally:
+        if client is not None:
+            client.close()
     elapsed = time.perf_counter() - t0
     if args.out:
         res.to_tsv(args.out)
@@ -204,7 +210,7 @@ def _cmd_gsea(args) -> int:
     print(f"{expr.shape[0]} genes x {expr.shape[1]} samples ({pheno.classes[0]} "
           f"{pheno.counts[0]} vs {pheno.classes[1]} {pheno.counts[1]}), {len(t)} sets "
           f"({res.n_filtered} outside {args.min_size}..{args.max_size}), {args.perms} "
-          f"permutations: {int((t['fdr'] < 0.25).sum())} with FDR < 0.25; {rt.info.label}, "
+          f"permutations: {int((t['fdr'] < 0.25).sum())} with FDR < 0.25; {res.device}, "
           f"{elapsed:.2f} s", file=sys.stderr)
     return 0
 
@@ -246,6 +252,22 @@ def _cmd_fields(args) -> int:
     return 0
 
 
+def _client(address):
+    """A Dask client for --scheduler ADDRESS (None without it), with oclstat's worker plugin."""
+    if not address:
+        return None
+    try:
+        from distributed import Client
+    except ImportError:
+        raise ValueError("--scheduler needs dask.distributed: pip install 'oclstat[dask]'") \
+            from None
+    from .distributed import OclstatPlugin
+
+    client = Client(address)
+    client.register_plugin(OclstatPlugin())
+    return client
+
+
 def _cmd_epistasis(args) -> int:
     import time
 
@@ -259,9 +281,15 @@ def _cmd_epistasis(args) -> int:
     devices = None
     if args.devices:
         devices = [int(d) if d.isdigit() else d for d in args.devices.split(",")]
+    client = _client(args.scheduler)
     t0 = time.perf_counter()
-    hits = epistasis(data, order=args.order, score=args.score, top=args.top, devices=devices,
-                     backend=args.backend, progress=None)
+    try:
+        hits = epistasis(data, order=args.order, score=args.score, top=args.top,
+                         devices=None if client else devices, client=client,
+                         backend=args.backend, progress=None)
+    finally:
+        if client is not None:
+            client.close()
     elapsed = time.perf_counter() - t0
     if args.out:
         hits.to_csv(args.out, sep="\t", index=False, float_format="%.6f")
@@ -367,6 +395,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--devices", default=None,
                    help="comma-separated devices sharing the work (indices or names)")
     p.add_argument("--out", default=None, help="write the hits (TSV) here")
+    p.add_argument("--scheduler", default=None, metavar="ADDRESS",
+                   help="run the search as tasks on this Dask scheduler (tcp://host:8786)")
     p.set_defaults(func=_cmd_epistasis)
 
     p = add("gsea", "gene set enrichment analysis with phenotype permutations")
@@ -390,6 +420,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="write running-sum plots (PNG) into DIR (needs matplotlib)")
     p.add_argument("--plot-set", dest="plot_sets", action="append",
                    help="set to plot (repeatable; default: the top set)")
+    p.add_argument("--scheduler", default=None, metavar="ADDRESS",
+                   help="run the permutations as tasks on this Dask scheduler")
     p.set_defaults(func=_cmd_gsea)
     return parser
 

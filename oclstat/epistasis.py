@@ -155,9 +155,9 @@ def _tables(n_samples):
     return lf, nln
 
 
-def _prefixes(n_snps: int, order: int):
-    """Chunks of prefixes (ascending tuples of order-1 SNPs with room for a last SNP), each
-    chunk about CHUNK_COMBINATIONS combinations; yields (prefix array, combinations)."""
+def all_prefixes(n_snps: int, order: int) -> tuple[np.ndarray, np.ndarray]:
+    """Every prefix (ascending order-1 SNPs with room for a last SNP) and its number of
+    combinations (n_snps - 1 - last element): the outer loop that launches and tasks cut."""
     top = n_snps - 1        # the prefix's last element must be < n_snps - 1
     if order == 2:
         firsts = [np.arange(top, dtype=np.int64)[:, None]]
@@ -172,9 +172,14 @@ def _prefixes(n_snps: int, order: int):
             if rest.size:
                 firsts.append(np.column_stack([np.full(len(rest), i), rest]))
     if not firsts:
-        return
+        return np.empty((0, order - 1), dtype=np.int64), np.empty(0, dtype=np.int64)
     allp = np.concatenate(firsts)
-    work = n_snps - 1 - allp[:, -1]
+    return allp, n_snps - 1 - allp[:, -1]
+
+
+def _chunks(allp: np.ndarray, work: np.ndarray):
+    """Launch-sized pieces of ``allp``: a small first one (so the top-k threshold filters the
+    rest), then about CHUNK_COMBINATIONS combinations each; yields (prefixes, combinations)."""
     cum = np.cumsum(work)
     start, target = 0, min(FIRST_CHUNK, CHUNK_COMBINATIONS)
     while start < len(allp):
@@ -241,27 +246,69 @@ def _run_device(rt, bits_host, n_words, n_snps, order, score, lf, nln, chunks, b
             bar.update(n_comb)
 
 
-def epistasis(genotypes, phenotype=None, *, order: int = 4, score: str = "k2", top: int = 10,
-              snps=None, backend: str = "auto", devices=None, progress=None):
-    """Exhaustive search over every combination of ``order`` (2, 3 or 4) SNPs.
+@dataclass
+class Search:
+    """One prepared search: the encoded data and what to compute (see :func:`prepare`)."""
 
-    ``genotypes``: SNPs x samples (0/1/2, -1 missing) or a :class:`oclstat.genotypes.Genotypes`
-    (from :func:`oclstat.genotypes.read_plink` / ``read_genotype_table``); ``phenotype``: 1 case,
-    0 control (-1 missing) per sample. ``snps`` restricts the search to some SNPs (indices or
-    names). ``devices``: None (the default device) or a list of devices (indices, names or
-    runtimes) that share the work dynamically. ``backend``: "auto" or "opencl" (the CUDA
-    tensor-core path is not built yet). Returns a DataFrame, best first: ``snp1..snpk`` (indices
-    into the input), ``name1..namek`` and ``k2`` or ``mi``.
-    """
-    import pandas as pd
+    bits: np.ndarray
+    n_words: int
+    n_snps: int
+    n_samples: int
+    order: int
+    score: str
+    top: int
+    complete: bool
+    names: list
+    index_map: np.ndarray
 
+    def run(self, runtimes, prefixes, work, progress=None) -> _Best:
+        """Search the given prefixes on one or several runtimes (threads, dynamic chunks)."""
+        lf, nln = _tables(self.n_samples)
+        best = _Best(self.top, np.empty(0), np.empty((0, self.order), dtype=np.int64))
+        lock = threading.Lock()
+        chunks = _chunks(prefixes, work)
+        args = (self.bits, self.n_words, self.n_snps, self.order, self.score, lf, nln, chunks,
+                best, lock)
+        with Progress(total=max(1, int(work.sum())), desc=f"epistasis order {self.order}",
+                      enabled=progress) as bar:
+            if len(runtimes) == 1:
+                _run_device(runtimes[0], *args, bar, self.complete)
+                return best
+            errors = []
+
+            def one(rt):
+                try:
+                    _run_device(rt, *args, bar, self.complete)
+                except Exception as exc:  # noqa: BLE001 - re-raised below
+                    errors.append(exc)
+
+            threads = [threading.Thread(target=one, args=(rt,)) for rt in runtimes]
+            for t in threads:
+                t.start()
+            for t in threads:
+                t.join()
+            if errors:
+                raise errors[0]
+        return best
+
+    def frame(self, best: _Best):
+        import pandas as pd
+
+        combos = self.index_map[best.combos] if len(best.combos) else best.combos
+        frame = pd.DataFrame({f"snp{i + 1}": combos[:, i] for i in range(self.order)})
+        for i in range(self.order):
+            frame[f"name{i + 1}"] = [self.names[j] for j in best.combos[:, i]]
+        frame[self.score] = best.scores if self.score == "k2" else -best.scores
+        frame.attrs["combinations"] = math.comb(self.n_snps, self.order)
+        return frame
+
+
+def prepare(genotypes, phenotype=None, *, order=4, score="k2", top=10, snps=None) -> Search:
+    """Check the inputs of :func:`epistasis` and encode them (shared with oclstat.distributed)."""
     order = as_int(order, "order", minimum=2, maximum=4)
     top = as_int(top, "top", minimum=1)
     if score not in SCORES:
         raise ValueError(f"score must be one of {SCORES}, got {score!r}")
-    if backend not in ("auto", "opencl"):
-        raise ValueError(f"backend must be 'auto' or 'opencl' (the CUDA path is not built yet), "
-                         f"got {backend!r}")
     g, y, names, index_map = _inputs(genotypes, phenotype, snps)
     n_snps = g.shape[0]
     if order > n_snps:
@@ -269,41 +316,35 @@ def epistasis(genotypes, phenotype=None, *, order: int = 4, score: str = "k2", t
     if n_snps > MAX_SNPS:
         raise ValueError(f"at most {MAX_SNPS} SNPs per search, got {n_snps}; use snps=")
     bits, n_words = encode_bits(g, y)
-    complete = bool((g >= 0).all())
-    lf, nln = _tables(g.shape[1])
+    return Search(bits, n_words, n_snps, g.shape[1], order, score, top, bool((g >= 0).all()),
+                  names, index_map)
+
+
+def epistasis(genotypes, phenotype=None, *, order: int = 4, score: str = "k2", top: int = 10,
+              snps=None, backend: str = "auto", devices=None, client=None, progress=None):
+    """Exhaustive search over every combination of ``order`` (2, 3 or 4) SNPs.
+
+    ``genotypes``: SNPs x samples (0/1/2, -1 missing) or a :class:`oclstat.genotypes.Genotypes`
+    (from :func:`oclstat.genotypes.read_plink` / ``read_genotype_table``); ``phenotype``: 1 case,
+    0 control (-1 missing) per sample. ``snps`` restricts the search to some SNPs (indices or
+    names). ``devices``: None (the default device) or a list of devices (indices, names or
+    runtimes) that share the work dynamically. ``client``: a ``dask.distributed.Client`` (or
+    :class:`oclstat.distributed.LocalDevices`) to cut the search into tasks (same result).
+    ``backend``: "auto" or "opencl" (the CUDA tensor-core path is not built yet). Returns a
+    DataFrame, best first: ``snp1..snpk`` (indices into the input), ``name1..namek`` and
+    ``k2`` or ``mi``.
+    """
+    if backend not in ("auto", "opencl"):
+        raise ValueError(f"backend must be 'auto' or 'opencl' (the CUDA path is not built yet), "
+                         f"got {backend!r}")
+    search = prepare(genotypes, phenotype, order=order, score=score, top=top, snps=snps)
+    if client is not None:
+        from .distributed import epistasis_on
+
+        return search.frame(epistasis_on(client, search, progress=progress))
     runtimes = [get_runtime(d) if not hasattr(d, "queue") else d
                 for d in (devices if devices is not None else [None])]
     for rt in runtimes:
         rt.require_fp64("the epistasis scores")
-    total = math.comb(n_snps, order)
-    best = _Best(top, np.empty(0), np.empty((0, order), dtype=np.int64))
-    lock = threading.Lock()
-    chunks = _prefixes(n_snps, order)
-    with Progress(total=total, desc=f"epistasis order {order}", enabled=progress) as bar:
-        if len(runtimes) == 1:
-            _run_device(runtimes[0], bits, n_words, n_snps, order, score, lf, nln, chunks, best,
-                        lock, bar, complete)
-        else:
-            errors = []
-
-            def work(rt):
-                try:
-                    _run_device(rt, bits, n_words, n_snps, order, score, lf, nln, chunks, best,
-                                lock, bar, complete)
-                except Exception as exc:  # noqa: BLE001 - re-raised below
-                    errors.append(exc)
-
-            threads = [threading.Thread(target=work, args=(rt,)) for rt in runtimes]
-            for t in threads:
-                t.start()
-            for t in threads:
-                t.join()
-            if errors:
-                raise errors[0]
-    combos = index_map[best.combos] if len(best.combos) else best.combos
-    frame = pd.DataFrame({f"snp{i + 1}": combos[:, i] for i in range(order)})
-    for i in range(order):
-        frame[f"name{i + 1}"] = [names[j] for j in best.combos[:, i]]
-    frame[score] = best.scores if score == "k2" else -best.scores
-    frame.attrs["combinations"] = total
-    return frame
+    prefixes, work = all_prefixes(search.n_snps, search.order)
+    return search.frame(search.run(runtimes, prefixes, work, progress))

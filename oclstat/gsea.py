@@ -325,6 +325,7 @@ def gsea(
     dtype=np.float64,
     return_null: bool = False,
     device=None,
+    client=None,
     progress=None,
 ) -> GseaResult:
     """Gene set enrichment analysis with ``n_perm`` phenotype permutations on the device.
@@ -336,7 +337,9 @@ def gsea(
     makes the permutations reproducible: permutation ``i`` uses MRG31k3p stream ``i`` of the
     seed on every device and batch size. ``dtype=float32`` computes metric and ES in single
     precision (faster on GPUs, ranks may then differ between devices at near-ties).
-    See the module docstring for the definitions.
+    ``client``: a ``dask.distributed.Client`` or :class:`oclstat.distributed.LocalDevices`
+    to run the permutations as tasks (the same result for the same seed; not with
+    ``return_null``). See the module docstring for the definitions.
     """
     from . import _gsea_device
     from ._runtime import get_runtime
@@ -383,12 +386,24 @@ def gsea(
         edge = pos[: peak + 1] if es >= 0 else pos[peak:][::-1]
         leading.append([names[order[q]] for q in edge])
 
-    rt = get_runtime(device)
-    null = _gsea_device.null_statistics(
-        rt, values, mask, [sets[s] for s in set_names], es_obs, metric=metric, weight=weight,
-        n_perm=n_perm, seed=seed, dtype=dtype, schedule=SCHEDULE, return_null=return_null,
-        progress=progress,
-    )
+    if client is not None:
+        from .distributed import gsea_null_statistics
+
+        if return_null:
+            raise ValueError("return_null=True is not available with client=")
+        null = gsea_null_statistics(
+            client, values, mask, [sets[s] for s in set_names], es_obs, metric=metric,
+            weight=weight, n_perm=n_perm, seed=seed, dtype=dtype, progress=progress,
+        )
+        label = f"tasks on {type(client).__name__}"
+    else:
+        rt = get_runtime(device)
+        null = _gsea_device.null_statistics(
+            rt, values, mask, [sets[s] for s in set_names], es_obs, metric=metric,
+            weight=weight, n_perm=n_perm, seed=seed, dtype=dtype, schedule=SCHEDULE,
+            return_null=return_null, progress=progress,
+        )
+        label = rt.info.label
     table = pd.DataFrame(
         {
             "es": es_obs,
@@ -415,6 +430,6 @@ def gsea(
         classes=classes,
         n_perm=n_perm,
         n_filtered=n_filtered,
-        device=rt.info.label,
+        device=label,
         es_null=es_null,
     )

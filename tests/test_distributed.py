@@ -1,0 +1,172 @@
+"""oclstat.distributed: tasks on a Dask LocalCluster (2 pocl workers) and on several devices of
+one process give exactly the single-device results, also when a worker dies mid-run."""
+
+from __future__ import annotations
+
+import importlib
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+
+import numpy as np
+import pandas as pd
+import pytest
+from conftest import REPO
+
+import oclstat
+from oclstat.distributed import LocalDevices
+
+dist = importlib.import_module("oclstat.distributed")
+epi_mod = importlib.import_module("oclstat.epistasis")
+
+
+def gsea_data(seed=1):
+    rng = np.random.default_rng(seed)
+    expr = pd.DataFrame(rng.normal(size=(300, 12)), index=[f"G{i}" for i in range(300)])
+    expr.iloc[:20, :6] += 1.0
+    sets = {"a": [f"G{i}" for i in range(20)], "b": [f"G{i}" for i in range(40, 90)],
+            "c": [f"G{i}" for i in range(100, 130)], "d": [f"G{i}" for i in range(5, 60, 2)]}
+    return expr, ["x"] * 6 + ["y"] * 6, sets
+
+
+def genotype_data(seed=2, m=26, n=600):
+    rng = np.random.default_rng(seed)
+    g = rng.integers(0, 3, size=(m, n)).astype(np.int8)
+    y = rng.integers(0, 2, size=n)
+    y[(g[3] + g[17]) % 2 == 1] = 1
+    return g, y
+
+
+def test_local_devices_equal_one_device(rt, monkeypatch):
+    monkeypatch.setattr(dist, "TASK_PERMUTATIONS", 250)
+    expr, labels, sets = gsea_data()
+    one = oclstat.gsea(expr, labels, sets, n_perm=2000, min_size=10, seed=4, device=rt)
+    g, y = genotype_data()
+    e1 = oclstat.epistasis(g, y, order=3, top=40, devices=[rt])
+    x, z = np.random.default_rng(5).normal(size=(2, 300, 9))
+    p1 = oclstat.permutation_test(x, z, n_windows=32, device=rt)
+    with LocalDevices([rt.info.index, rt.info.index]) as pool:
+        two = oclstat.gsea(expr, labels, sets, n_perm=2000, min_size=10, seed=4, client=pool)
+        e2 = oclstat.epistasis(g, y, order=3, top=40, client=pool)
+        p2 = dist.permutation_test(x, z, n_windows=32, client=pool, chunk=70)
+    pd.testing.assert_frame_equal(one.table, two.table)
+    assert e1.equals(e2)
+    np.testing.assert_array_equal(p1.pvalue, p2.pvalue)
+
+
+def test_gsea_batches_do_not_change_results(rt, monkeypatch):
+    expr, labels, sets = gsea_data(3)
+    a = oclstat.gsea(expr, labels, sets, n_perm=999, min_size=10, seed=8, device=rt)
+    monkeypatch.setattr(oclstat._gsea_device._Plan, "_batch_size", lambda self: 100)
+    b = oclstat.gsea(expr, labels, sets, n_perm=999, min_size=10, seed=8, device=rt)
+    pd.testing.assert_frame_equal(a.table, b.table)
+
+
+def test_fisher_chunks_are_reproducible(rt):
+    rng = np.random.default_rng(6)
+    tables = [rng.integers(0, 9, size=(3, 4)) + 1 for _ in range(10)]
+    with LocalDevices([rt.info.index, rt.info.index]) as pool:
+        s, p, c = dist.fisher_sim_batch(tables, 2000, client=pool, seed=3, chunk=4)
+    ref = [oclstat.fisher_sim_batch(tables[a:a + 4], 2000, seed=dist._chunk_seed(3, i),
+                                    device=rt) for i, a in enumerate(range(0, 10, 4))]
+    np.testing.assert_array_equal(c, np.concatenate([r.count for r in ref]))
+    np.testing.assert_array_equal(p, np.concatenate([r.pvalue for r in ref]))
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    distributed = pytest.importorskip("distributed")
+    cl = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=None, silence_logs=40)
+    client = distributed.Client(cl)
+    client.register_plugin(dist.OclstatPlugin())
+    yield client
+    client.close()
+    cl.close()
+
+
+def test_dask_cluster_equals_single_process(cluster, rt):
+    expr, labels, sets = gsea_data(7)
+    one = oclstat.gsea(expr, labels, sets, n_perm=3000, min_size=10, seed=11, device=rt)
+    two = oclstat.gsea(expr, labels, sets, n_perm=3000, min_size=10, seed=11, client=cluster)
+    pd.testing.assert_frame_equal(one.table, two.table)
+    g, y = genotype_data(8)
+    assert oclstat.epistasis(g, y, order=3, top=30, devices=[rt]).equals(
+        oclstat.epistasis(g, y, order=3, top=30, client=cluster))
+    x, z = np.random.default_rng(9).normal(size=(2, 500, 8))
+    np.testing.assert_array_equal(
+        oclstat.permutation_test(x, z, n_windows=16, device=rt).pvalue,
+        dist.permutation_test(x, z, n_windows=16, client=cluster, chunk=100).pvalue)
+    labels_seen = cluster.run(lambda dask_worker: dask_worker.oclstat_device)
+    assert len(labels_seen) == 2
+
+
+def test_worker_killed_mid_run(cluster, rt):
+    """One worker exits while the epistasis tasks run; Dask recomputes its tasks."""
+    g, y = genotype_data(10, m=80, n=2000)
+    ref = oclstat.epistasis(g, y, order=4, top=25, devices=[rt])
+    search = epi_mod.prepare(g, y, order=4, top=25)
+    out = {}
+
+    def run():
+        out["best"] = dist.epistasis_on(cluster, search, n_tasks=40)
+
+    t = threading.Thread(target=run)
+    t.start()
+    time.sleep(1.0)
+    assert t.is_alive(), "the search ended before the worker could be killed"
+    pids = cluster.run(os.getpid)
+    victim = sorted(pids)[0]
+    os.kill(pids[victim], signal.SIGKILL)
+    t.join(timeout=300)
+    assert "best" in out
+    assert search.frame(out["best"]).equals(ref)
+
+
+def test_two_pocl_devices_in_one_process_gsea():
+    code = (
+        "import sys; sys.path.insert(0, 'tests')\n"
+        "import numpy as np, pandas as pd, oclstat\n"
+        "from test_distributed import gsea_data\n"
+        "from oclstat.distributed import LocalDevices\n"
+        "import importlib; importlib.import_module('oclstat.distributed').TASK_PERMUTATIONS = 300\n"
+        "devs = [d.index for d in oclstat.devices() if d.type == 'CPU']\n"
+        "assert len(devs) >= 2, devs\n"
+        "expr, labels, sets = gsea_data(12)\n"
+        "a = oclstat.gsea(expr, labels, sets, n_perm=1500, min_size=10, seed=2, device=devs[0])\n"
+        "with LocalDevices(devs[:2]) as pool:\n"
+        "    b = oclstat.gsea(expr, labels, sets, n_perm=1500, min_size=10, seed=2, client=pool)\n"
+        "pd.testing.assert_frame_equal(a.table, b.table)\n"
+        "print('same')\n"
+    )
+    env = dict(os.environ, POCL_DEVICES="pthread pthread")
+    out = subprocess.run([sys.executable, "-c", code], cwd=REPO, env=env, capture_output=True,
+                         text=True, timeout=600)
+    assert out.returncode == 0, out.stderr[-3000:]
+    assert out.stdout.strip().endswith("same")
+
+
+def test_cli_scheduler(cluster, shared_data, tmp_path, capsys):
+    from oclstat.cli import main
+
+    address = cluster.scheduler.address
+    d = shared_data / "gsea"
+    out = tmp_path / "r.tsv"
+    rc = main(["gsea", "--gct", str(d / "Leukemia_hgu95av2.trim.gct"), "--cls",
+               str(d / "Leukemia.cls"), "--gmt", str(d / "h.all.v7.0.symbols.gmt"), "--perms",
+               "300", "--seed", "2", "--out", str(out), "--scheduler", address])
+    assert rc == 0
+    rc = main(["gsea", "--gct", str(d / "Leukemia_hgu95av2.trim.gct"), "--cls",
+               str(d / "Leukemia.cls"), "--gmt", str(d / "h.all.v7.0.symbols.gmt"), "--perms",
+               "300", "--seed", "2", "--out", str(tmp_path / "l.tsv")])
+    assert rc == 0
+    assert out.read_text() == (tmp_path / "l.tsv").read_text()
+    e = shared_data / "epistasis" / "hiperbio" / "gen_23SNPs_10000sam.csv"
+    rc = main(["epistasis", "--csv", str(e), "--order", "3", "--top", "5", "--scheduler",
+               address, "--out", str(tmp_path / "h.tsv")])
+    assert rc == 0
+    assert pd.read_csv(tmp_path / "h.tsv", sep="\t")["k2"][0] == pytest.approx(6979.1083,
+                                                                               abs=1e-4)
