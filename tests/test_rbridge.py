@@ -59,3 +59,17 @@ def test_clear_message_without_python(r_library, tmp_path):
     assert out.returncode != 0
     assert "the Python package 'oclstat' cannot be imported" in out.stderr
     assert "RETICULATE_PYTHON" in out.stderr
+
+
+@pytest.mark.slow
+def test_r_cmd_check(r_library, tmp_path):
+    """R CMD check of the package (documentation, examples and tests, with the Python)."""
+    build = subprocess.run(["R", "CMD", "build", str(REPO / "rbridge")], cwd=tmp_path,
+                           capture_output=True, text=True, timeout=600)
+    assert build.returncode == 0, build.stdout[-2000:] + build.stderr[-2000:]
+    tarball = next(tmp_path.glob("oclstat_*.tar.gz"))
+    check = subprocess.run(["R", "CMD", "check", "--no-manual", tarball.name], cwd=tmp_path,
+                           capture_output=True, text=True, env=_env(r_library), timeout=900)
+    log = check.stdout + check.stderr
+    assert check.returncode == 0, log[-4000:]
+    assert "Status: OK" in log, log[-4000:]

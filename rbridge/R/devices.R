@@ -1,4 +1,11 @@
-#' OpenCL devices oclstat can use (a data.frame, one row per device).
+#' OpenCL devices oclstat can use
+#'
+#' One row per OpenCL device (GPUs, and CPUs through pocl).
+#' @return A data.frame: index, type, platform, name, computeUnits, globalMemGiB, fp64.
+#' @examples
+#' if (oclstat_available()) {
+#'   listDevices()
+#' }
 listDevices <- function() {
   devs <- oclstat_module()$devices()
   data.frame(
@@ -13,8 +20,16 @@ listDevices <- function() {
   )
 }
 
-#' Choose the device for later calls: an index from listDevices() or a name substring;
-#' NULL restores the default (OCLSTAT_DEVICE or the best device).
+#' Choose the device for later calls
+#'
+#' Later calls run on this device; NULL restores the default (the environment variable OCLSTAT_DEVICE, or the best device).
+#' @param device an index from \code{listDevices()}, a name substring, or NULL.
+#' @return The device index, invisibly.
+#' @examples
+#' if (oclstat_available()) {
+#'   setDevice(listDevices()$index[1])
+#'   setDevice(NULL)
+#' }
 setDevice <- function(device = NULL) {
   if (!is.null(device)) {
     if (is.numeric(device)) device <- as.integer(device)

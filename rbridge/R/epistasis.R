@@ -1,6 +1,18 @@
-#' Exhaustive epistasis search: genotypes (SNPs x samples, 0/1/2, NA missing) and phenotype
-#' (1 case, 0 control, one per sample); a data.frame of the best combinations, best first
-#' (1-based SNP indices snp1..snpK, names, and the k2 or mi score).
+#' Exhaustive epistasis search (K2 or mutual information)
+#'
+#' Every combination of \code{order} SNPs is scored from its 3^order x 2 contingency table (AND + popcount on bit vectors). A missing genotype (NA) removes the sample from the combinations containing that SNP.
+#' @param genotypes numeric matrix, SNPs x samples, 0/1/2 (NA missing).
+#' @param phenotype 1 case, 0 control, one per sample.
+#' @param order 2, 3 or 4.
+#' @param top how many combinations to return.
+#' @param score "k2" (lower is better) or "mi" (higher is better).
+#' @param snpNames names of the SNPs (default the row names).
+#' @return A data.frame, best first: snp1..snpK (1-based), name1..nameK, and the score.
+#' @examples
+#' if (oclstat_available()) {
+#'   g <- matrix(sample(0:2, 10 * 200, TRUE), 10)
+#'   epistasis(g, rbinom(200, 1, 0.5), order = 2, top = 3)
+#' }
 epistasis <- function(genotypes, phenotype, order = 4, top = 10, score = c("k2", "mi"),
                       snpNames = rownames(genotypes)) {
   score <- match.arg(score)

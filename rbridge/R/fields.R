@@ -22,8 +22,18 @@ coord_matrix <- function(coords) {
   coords
 }
 
-#' Matérn covariance matrices for every row of params (range, shape, variance, nugget,
-#' anisoRatio, anisoAngleRadians): an array dim c(nrow(params), n, n).
+#' Matérn covariance matrices for several parameter sets
+#'
+#' geostatsp's parametrisation: distances rotated by anisoAngleRadians with the second axis divided by anisoRatio; variance 2^(1-nu)/Gamma(nu) x^nu K_nu(x), x = sqrt(8 nu) d / range; the nugget on the diagonal.
+#' @param coords n x 2 matrix of coordinates.
+#' @param params matrix with columns range, shape, variance, nugget, anisoRatio, anisoAngleRadians (named, or in that order).
+#' @param type "double" or "float".
+#' @return An array dim c(nrow(params), n, n).
+#' @examples
+#' if (oclstat_available()) {
+#'   C <- maternBatch(cbind(runif(5), runif(5)), c(0.3, 1.5, 1, 0, 1, 0))
+#'   dim(C)
+#' }
 maternBatch <- function(coords, params, type = c("double", "float")) {
   type <- match.arg(type)
   arr <- oclstat_module()$matern_cov(to_py_array(coord_matrix(coords), "coords"),
@@ -40,8 +50,15 @@ as_batch <- function(A) {
   A
 }
 
-#' LDL^T of a batch of symmetric positive definite matrices (array dim c(batch, n, n) or one
-#' matrix): list(L = unit lower triangular array, D = batch x n matrix, logdet).
+#' Batched LDL^T decomposition
+#'
+#' A = L diag(D) L^T for every matrix of the batch; an error names the first matrix and pivot that is not positive.
+#' @param A an n x n matrix or an array dim c(batch, n, n) of symmetric positive definite matrices.
+#' @return list(L = unit lower triangular array c(batch, n, n), D = batch x n matrix, logdet).
+#' @examples
+#' if (oclstat_available()) {
+#'   cholBatch(matrix(c(4, 2, 2, 3), 2))$D
+#' }
 cholBatch <- function(A) {
   r <- oclstat_module()$ldl_batch(to_py_array(as_batch(A), "A"), device = device_arg())
   D <- from_py_array(r$D)
@@ -49,7 +66,14 @@ cholBatch <- function(A) {
   list(L = from_py_array(r$L), D = D, logdet = from_py_array(r$logdet))
 }
 
-#' L diag(w(D)) Z per matrix: L array c(batch, n, n), D batch x n, Z array c(batch, nsim, n).
+#' L diag(w(D)) Z for a batch
+#'
+#' The last step of field simulation: w = sqrt(D) ("sqrt"), D ("identity") or 1 ("none").
+#' @param L lower triangular array c(batch, n, n).
+#' @param D batch x n matrix.
+#' @param Z array c(batch, nsim, n), e.g. standard normals.
+#' @param transform "sqrt", "identity" or "none".
+#' @return An array c(batch, nsim, n).
 multiplyLowerDiagonalBatch <- function(L, D, Z, transform = c("sqrt", "identity", "none")) {
   transform <- match.arg(transform)
   out <- oclstat_module()$multiply_lower_diag(to_py_array(as_batch(L), "L"),
@@ -58,7 +82,21 @@ multiplyLowerDiagonalBatch <- function(L, D, Z, transform = c("sqrt", "identity"
   from_py_array(out)
 }
 
-#' Exact simulation of Gaussian random fields: array dim c(nrow(params), Nsim, npoints).
+#' Exact simulation of Gaussian random fields
+#'
+#' Matérn covariance, LDL^T, standard normals from MRG31k3p streams and L D^(1/2) Z, all on the device.
+#' @param coords n x 2 matrix of coordinates.
+#' @param params parameter sets, as in \code{maternBatch}.
+#' @param Nsim fields per parameter set.
+#' @param seed an integer or six integers.
+#' @param type "double" or "float".
+#' @return An array dim c(nrow(params), Nsim, n).
+#' @examples
+#' if (oclstat_available()) {
+#'   xy <- as.matrix(expand.grid(seq(0, 1, length.out = 10), seq(0, 1, length.out = 8)))
+#'   f <- simulateFields(xy, c(0.3, 1.5, 1, 0, 1, 0), 2, seed = 1)
+#'   dim(f)
+#' }
 simulateFields <- function(coords, params, Nsim, seed = NULL, type = c("double", "float")) {
   type <- match.arg(type)
   f <- oclstat_module()$simulate_fields(to_py_array(coord_matrix(coords), "coords"),

@@ -1,5 +1,15 @@
-#' Monte Carlo Fisher exact test on the device; returns an htest that prints like
-#' fisher.test(x, simulate.p.value = TRUE, B = B).
+#' Monte Carlo Fisher exact test on the device
+#'
+#' Simulates B tables with the observed margins (Patefield's algorithm) and counts those at most as probable as the observed one, like \code{fisher.test(x, simulate.p.value = TRUE, B = B)}.
+#' @param x a contingency table (matrix of non-negative integer counts).
+#' @param B number of simulated tables.
+#' @param seed an integer or six integers.
+#' @param streams a stream matrix instead of \code{seed}.
+#' @return An object of class htest (p.value, method, data.name).
+#' @examples
+#' if (oclstat_available()) {
+#'   fisher.sim(matrix(c(3, 1, 1, 3, 2, 2), 2), B = 1e5, seed = 1)
+#' }
 fisher.sim <- function(x, B = 2000, seed = NULL, streams = NULL) {
   dname <- deparse1(substitute(x))
   if (is.data.frame(x)) x <- as.matrix(x)

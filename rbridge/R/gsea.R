@@ -1,5 +1,8 @@
-#' Read a GCT (1.2/1.3) or NAME/DESCRIPTION expression file: a numeric matrix, genes x samples,
-#' with the descriptions in attr(, "description").
+#' Read a GCT or NAME/DESCRIPTION expression file
+#'
+#' GCT 1.2/1.3, or Broad's tab-separated NAME DESCRIPTION sample... table.
+#' @param path the file.
+#' @return A numeric matrix, genes x samples, with the descriptions in \code{attr(, "description")}.
 readGct <- function(path) {
   frame <- oclstat_module()$io$read_expression(path.expand(path))
   m <- from_py_array(frame$to_numpy())
@@ -9,22 +12,44 @@ readGct <- function(path) {
   m
 }
 
-#' Read a two-class CLS file: a factor whose first level is the first class of the file.
+#' Read a two-class CLS file
+#'
+#' Labels may be class names or 0/1 in the order of the # line.
+#' @param path the file.
+#' @return A factor whose first level is the first class of the file.
 readCls <- function(path) {
   ph <- oclstat_module()$io$read_cls(path.expand(path))
   factor(unlist(ph$labels), levels = unlist(ph$classes))
 }
 
-#' Read a GMT file: a named list of character vectors.
+#' Read a GMT file
+#'
+#' One gene set per line: name, description, genes.
+#' @param path the file.
+#' @return A named list of character vectors.
 readGmt <- function(path) {
   sets <- oclstat_module()$io$read_gmt(path.expand(path))
   lapply(sets, unlist)
 }
 
-#' GSEA with phenotype permutations on the device. expr: genes x samples numeric matrix with
-#' gene rownames; labels: one per sample (a factor's first level, or the first value seen, is
-#' class A); geneSets: a named list of character vectors. Returns a data.frame shaped like
-#' fgsea's (pathway, pval, padj, ES, NES, size, leadingEdge) plus Broad's FDR and FWER.
+#' GSEA with phenotype permutations on the device
+#'
+#' Broad GSEA's enrichment scores and statistics (nominal p, NES, FDR q-value, FWER) from \code{nperm} permutations of the class labels.
+#' @param expr numeric matrix, genes x samples, gene names as row names.
+#' @param labels one class label per sample (a factor's first level is class A).
+#' @param geneSets named list of character vectors.
+#' @param nperm number of permutations.
+#' @param metric "signal_to_noise", "t_test", "diff_of_classes", "ratio_of_classes" or "log2_ratio_of_classes".
+#' @param weight ES weight p.
+#' @param minSize smallest set size (genes in the data).
+#' @param maxSize largest set size.
+#' @param seed an integer or six integers.
+#' @return A data.frame like fgsea's: pathway, pval, padj (BH), ES, NES, size, leadingEdge, plus Broad's FDR and FWER.
+#' @examples
+#' if (oclstat_available()) {
+#'   expr <- matrix(rnorm(3000), 300, dimnames = list(paste0("G", 1:300), NULL))
+#'   gsea(expr, rep(c("a", "b"), each = 5), list(s = paste0("G", 1:20)), nperm = 200, minSize = 10, seed = 1)
+#' }
 gsea <- function(expr, labels, geneSets, nperm = 1000, metric = "signal_to_noise", weight = 1,
                  minSize = 15, maxSize = 500, seed = NULL) {
   if (is.data.frame(expr)) {

@@ -1,5 +1,16 @@
-#' Exact two-sample permutation test (Green's dynamic programme) for every row of x and y
-#' (features x samples): a data.frame, one row per feature; for two vectors, an htest.
+#' Exact two-sample permutation test (Green's dynamic programme)
+#'
+#' The statistic is the sum of the first sample's scores; its exact null distribution over all relabelings comes from Green's dynamic programme, for every feature (row) at once.
+#' @param x first sample: a vector, or a features x samples matrix.
+#' @param y second sample, the same features.
+#' @param nWindows discretise each feature into this many equal windows (needed for real-valued data).
+#' @param alternative "two.sided", "less" or "greater".
+#' @param midP mid-P values.
+#' @return For two vectors an htest; otherwise a data.frame (feature, statistic, p.value, q.value).
+#' @examples
+#' if (oclstat_available()) {
+#'   permTest(c(3, 5, 6, 9), c(1, 2, 2, 4, 3), alternative = "greater")
+#' }
 permTest <- function(x, y, nWindows = NULL, alternative = c("two.sided", "less", "greater"),
                      midP = FALSE) {
   alternative <- match.arg(alternative)

@@ -3,6 +3,7 @@
 .state <- new.env(parent = emptyenv())
 
 #' The imported Python module oclstat (imported on first use).
+#' @noRd
 oclstat_module <- function() {
   if (!is.null(.state$mod)) return(.state$mod)
   if (!requireNamespace("reticulate", quietly = TRUE))
@@ -28,13 +29,21 @@ bridge <- function() {
   .state$bridge
 }
 
-#' TRUE when the Python package can be imported.
+#' Is the Python package oclstat importable?
+#'
+#' TRUE when reticulate finds a Python that can import oclstat (see \code{install_oclstat}).
+#' @return TRUE or FALSE.
 oclstat_available <- function() {
   isTRUE(tryCatch({ oclstat_module(); TRUE }, error = function(e) FALSE))
 }
 
-#' Make a Python virtualenv with oclstat (and pocl) and use it.
-#' @param path a checkout of oclstat to install from (default: the package from PyPI)
+#' Make a Python virtualenv with oclstat and use it
+#'
+#' Creates (if needed) the reticulate virtualenv \code{envname}, installs oclstat with pocl into it (from PyPI, or from a checkout at \code{path}) and activates it. Needs network access.
+#' @param envname name of the virtualenv.
+#' @param path a checkout of oclstat to install from (default: the package from PyPI).
+#' @param python the Python to create the virtualenv with (default: reticulate's choice).
+#' @return The virtualenv name, invisibly.
 install_oclstat <- function(envname = "oclstat", path = NULL, python = NULL) {
   pkg <- if (is.null(path)) "oclstat[pocl]" else paste0(normalizePath(path), "[pocl]")
   if (!reticulate::virtualenv_exists(envname))

@@ -12,8 +12,17 @@ py_seed <- function(seed) {
   if (length(seed) == 1) as.integer(seed) else as.list(as.integer(seed))
 }
 
-#' n streams exactly as clRNG's clrngMrg31k3pCreateStreams makes them: an n x 12 integer matrix
-#' (current state, initial state), convertible back by every draw function.
+#' MRG31k3p random streams, as clRNG and gpuRandom make them
+#'
+#' Stream 0 starts at \code{seed}; stream k is stream k-1 jumped 2^134 steps (clRNG's clrngMrg31k3pCreateStreams).
+#' @param n number of streams.
+#' @param seed one integer (expanded reproducibly) or six integers (clRNG's seed; default 12345 x 6).
+#' @return An n x 12 integer matrix (current and initial state), accepted by every draw function.
+#' @examples
+#' if (oclstat_available()) {
+#'   s <- createStreams(4)
+#'   dim(s)
+#' }
 createStreams <- function(n, seed = c(12345L, 12345L, 12345L, 12345L, 12345L, 12345L)) {
   if (!is.numeric(n) || length(n) != 1 || is.na(n) || n < 1 || n != round(n))
     stop("n must be one positive integer", call. = FALSE)
@@ -48,19 +57,52 @@ draw <- function(fun, n, streams, seed, type, extra = list()) {
   x
 }
 
-#' Uniform draws on (0, 1) from the streams (or a seed). n: a count or c(nrow, ncol).
-#' The advanced streams come back as attr(x, "streams"); values equal Python's at the same
-#' indices.
+#' Uniform random numbers from MRG31k3p streams
+#'
+#' Values equal Python's \code{oclstat.random.uniform} at the same indices; the advanced streams come back as \code{attr(x, "streams")}.
+#' @param n a count, or c(nrow, ncol) for a matrix.
+#' @param streams a stream matrix from \code{createStreams} (or NULL with \code{seed}).
+#' @param type "double" or "float".
+#' @param seed used when \code{streams} is NULL.
+#' @return A numeric vector or matrix.
+#' @examples
+#' if (oclstat_available()) {
+#'   u <- runifGpu(c(3, 4), createStreams(8))
+#'   attr(u, "streams")[1, ]
+#' }
 runifGpu <- function(n, streams = NULL, type = c("double", "float"), seed = NULL) {
   draw("uniform", n, streams, seed, type)
 }
 
-#' Standard normal draws (Box-Muller on the streams' uniforms).
+#' Standard normal random numbers from MRG31k3p streams
+#'
+#' Box-Muller on pairs of the streams' uniforms; see \code{runifGpu}.
+#' @param n a count, or c(nrow, ncol).
+#' @param streams a stream matrix (or NULL with \code{seed}).
+#' @param type "double" or "float".
+#' @param seed used when \code{streams} is NULL.
+#' @return A numeric vector or matrix.
+#' @examples
+#' if (oclstat_available()) {
+#'   rnormGpu(5, seed = 1)
+#' }
 rnormGpu <- function(n, streams = NULL, type = c("double", "float"), seed = NULL) {
   draw("normal", n, streams, seed, type)
 }
 
-#' Exponential draws with the given rate.
+#' Exponential random numbers from MRG31k3p streams
+#'
+#' -log(U) / rate; see \code{runifGpu}.
+#' @param n a count, or c(nrow, ncol).
+#' @param rate the rate.
+#' @param streams a stream matrix (or NULL with \code{seed}).
+#' @param type "double" or "float".
+#' @param seed used when \code{streams} is NULL.
+#' @return A numeric vector or matrix.
+#' @examples
+#' if (oclstat_available()) {
+#'   rexpGpu(5, rate = 2, seed = 1)
+#' }
 rexpGpu <- function(n, rate = 1, streams = NULL, type = c("double", "float"), seed = NULL) {
   draw("exponential", n, streams, seed, type, list(rate = as.double(rate)))
 }
