@@ -140,7 +140,9 @@ def _section_gsea(rt, out) -> None:
     from .gsea import gsea
 
     print("== GSEA with phenotype permutations ==", file=out)
-    data = Path(__file__).resolve().parents[2] / "shared" / "data" / "gsea"
+    candidates = [Path(__file__).resolve().parents[2], Path.cwd().parent]
+    data = next((c / "shared" / "data" / "gsea" for c in candidates
+                 if (c / "shared" / "data" / "gsea").is_dir()), Path("/nonexistent"))
     if data.is_dir():
         expr = oio.read_expression(data / "Leukemia_hgu95av2.trim.gct")
         pheno = oio.read_cls(data / "Leukemia.cls")
