@@ -175,6 +175,7 @@ class _Plan:
         self.rank = rt.empty(pb * g * 4)
         self.order = rt.empty(pb * g * 4)
         self.slots = rt.empty(pb * g * 4)
+        self.stats = rt.empty(self.n_sets * 5 * 8)
         if self.schedule == "walk":
             self.scratch = rt.empty(pb * self.n_sets * 4 * r)
             self.hits = rt.empty(pb * self.n_sets * 4)
@@ -226,10 +227,9 @@ def batch_stats(plan, states, first, count, es_obs_buf, es_buf):
     rt = plan.rt
     plan.run_batch(states, first, count, es_buf)
     out = np.empty((plan.n_sets, 5), dtype=np.int64)
-    buf = rt.empty(out.nbytes)
     rt.launch(plan.kernel("gsea_set_stats"), plan.n_sets, es_buf, _U32(count),
-              _U32(plan.n_sets), es_obs_buf, buf)
-    rt.read(buf, out)
+              _U32(plan.n_sets), es_obs_buf, plan.stats)
+    rt.read(plan.stats, out)
     return out
 
 

@@ -96,3 +96,17 @@ def R():
     # than in Rscript. Tests have no R graphics or GUI events to process: switch it off.
     openrlib.rlib.ptr_R_ProcessEvents = openrlib.ffi.NULL
     return ro
+
+
+def run_with_two_pocl_devices(code: str) -> str:
+    """Run ``code`` in a fresh Python with ``POCL_DEVICES="pthread pthread"`` (two CPU devices
+    in one process) from the repository root; fail with its stderr unless it exits cleanly.
+    Returns its stdout."""
+    import subprocess
+    import sys
+
+    env = dict(os.environ, POCL_DEVICES="pthread pthread")
+    out = subprocess.run([sys.executable, "-c", code], cwd=REPO, env=env, capture_output=True,
+                         text=True, timeout=600)
+    assert out.returncode == 0, out.stderr[-3000:]
+    return out.stdout

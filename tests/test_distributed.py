@@ -6,15 +6,13 @@ from __future__ import annotations
 import importlib
 import os
 import signal
-import subprocess
-import sys
 import threading
 import time
 
 import numpy as np
 import pandas as pd
 import pytest
-from conftest import REPO
+from conftest import run_with_two_pocl_devices
 
 import oclstat
 from oclstat.distributed import LocalDevices
@@ -142,11 +140,7 @@ def test_two_pocl_devices_in_one_process_gsea():
         "pd.testing.assert_frame_equal(a.table, b.table)\n"
         "print('same')\n"
     )
-    env = dict(os.environ, POCL_DEVICES="pthread pthread")
-    out = subprocess.run([sys.executable, "-c", code], cwd=REPO, env=env, capture_output=True,
-                         text=True, timeout=600)
-    assert out.returncode == 0, out.stderr[-3000:]
-    assert out.stdout.strip().endswith("same")
+    assert run_with_two_pocl_devices(code).strip().endswith("same")
 
 
 def test_cli_scheduler(cluster, shared_data, tmp_path, capsys):

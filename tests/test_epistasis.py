@@ -6,13 +6,10 @@ from __future__ import annotations
 
 import importlib
 import itertools
-import os
-import subprocess
-import sys
 
 import numpy as np
 import pytest
-from conftest import REPO
+from conftest import run_with_two_pocl_devices
 from scipy.special import gammaln
 
 import oclstat
@@ -154,13 +151,7 @@ def test_two_pocl_devices_give_the_same_result():
         "assert a.equals(b)\n"
         "print('same', len(devs))\n"
     )
-    env = dict(os.environ, POCL_DEVICES="pthread pthread")
-    out = subprocess.run([sys.executable, "-c", code], cwd=REPO, env=env, capture_output=True,
-                         text=True, timeout=600)
-    if "CPU" in out.stderr and "assert len(devs)" in out.stderr:
-        pytest.skip("this OpenCL setup does not expose two pocl devices")
-    assert out.returncode == 0, out.stderr[-3000:]
-    assert out.stdout.startswith("same")
+    assert run_with_two_pocl_devices(code).startswith("same")
 
 
 def test_ties_broken_by_indices(rt):
