@@ -24,13 +24,7 @@
 /* 64-bit words: one popcount per 64 samples (the host pads each vector to 64 bits). */
 typedef ulong word_t;
 
-#if ORDER == 2
-#define NCELL 9
-#elif ORDER == 3
-#define NCELL 27
-#else
-#define NCELL 81
-#endif
+#include "oclstat/epistasis_cells.clh" /* NCELL, epi_score */
 
 inline void epi_load(__global const word_t *bits, const uint s, const uint c, const uint w,
                      const uint n_words, word_t v[3])
@@ -39,33 +33,6 @@ inline void epi_load(__global const word_t *bits, const uint s, const uint c, co
     v[0] = b[0];
     v[1] = b[n_words];
     v[2] = b[2u * n_words] & ~(v[0] | v[1]);
-}
-
-/* lf[n] = ln n!, nln[n] = n ln n (n up to the number of samples + 1). */
-inline double epi_score(const uint cnt[2][NCELL], __global const double *lf,
-                        __global const double *nln)
-{
-#if SCORE == 0
-    double k2 = 0.0;
-    for (uint i = 0; i < NCELL; i++) {
-        const uint a = cnt[1][i], b = cnt[0][i];
-        k2 += lf[a + b + 1u] - lf[a] - lf[b];
-    }
-    return k2;
-#else
-    uint n0 = 0u, n1 = 0u;
-    double joint = 0.0, cells = 0.0;
-    for (uint i = 0; i < NCELL; i++) {
-        n0 += cnt[0][i];
-        n1 += cnt[1][i];
-        joint += nln[cnt[0][i]] + nln[cnt[1][i]];
-        cells += nln[cnt[0][i] + cnt[1][i]];
-    }
-    const uint n = n0 + n1;
-    if (n == 0u) return 0.0;
-    const double mi = (joint - cells - nln[n0] - nln[n1] + nln[n]) / (double)n;
-    return -mi;
-#endif
 }
 
 /* The NP = 3^(ORDER-1) genotype cells of the prefix SNPs at word w, as bit masks. */

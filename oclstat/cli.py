@@ -391,7 +391,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--order", type=int, default=4, choices=[2, 3, 4])
     p.add_argument("--score", choices=["k2", "mi"], default="k2")
     p.add_argument("--top", type=int, default=20)
-    p.add_argument("--backend", choices=["auto", "opencl"], default="auto")
+    p.add_argument("--backend", choices=["auto", "opencl", "cuda"], default="auto")
     p.add_argument("--devices", default=None,
                    help="comma-separated devices sharing the work (indices or names)")
     p.add_argument("--out", default=None, help="write the hits (TSV) here")

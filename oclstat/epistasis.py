@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import math
 import threading
+import warnings
 from dataclasses import dataclass
 
 import numpy as np
@@ -41,6 +42,7 @@ from .genotypes import Genotypes
 __all__ = ["epistasis", "encode_bits", "contingency_tables", "SCORES"]
 
 SCORES = ("k2", "mi")
+BACKENDS = ("auto", "opencl", "cuda")
 MAX_SNPS = 65535
 #: Combinations per device launch (candidates are bounded by it).
 CHUNK_COMBINATIONS = 1 << 21
@@ -320,6 +322,24 @@ def prepare(genotypes, phenotype=None, *, order=4, score="k2", top=10, snps=None
                   names, index_map)
 
 
+def _use_cuda(backend: str, search: Search, devices, client) -> bool:
+    """Whether this search runs on the CUDA tensor-core path (errors if "cuda" cannot)."""
+    if backend == "opencl":
+        return False
+    from .cuda import available
+
+    ok, why = available()
+    reasons = [why] if not ok else []
+    if not search.complete:
+        reasons.append("the genotypes have missing values (the tensor-core path needs "
+                       "complete data)")
+    if devices is not None or client is not None:
+        reasons.append("devices= and client= apply to the OpenCL path only")
+    if backend == "cuda" and reasons:
+        raise ValueError(f"backend='cuda' cannot run: {'; '.join(reasons)}")
+    return not reasons
+
+
 def epistasis(genotypes, phenotype=None, *, order: int = 4, score: str = "k2", top: int = 10,
               snps=None, backend: str = "auto", devices=None, client=None, progress=None):
     """Exhaustive search over every combination of ``order`` (2, 3 or 4) SNPs.
@@ -330,14 +350,25 @@ def epistasis(genotypes, phenotype=None, *, order: int = 4, score: str = "k2", t
     names). ``devices``: None (the default device) or a list of devices (indices, names or
     runtimes) that share the work dynamically. ``client``: a ``dask.distributed.Client`` (or
     :class:`oclstat.distributed.LocalDevices`) to cut the search into tasks (same result).
-    ``backend``: "auto" or "opencl" (the CUDA tensor-core path is not built yet). Returns a
-    DataFrame, best first: ``snp1..snpk`` (indices into the input), ``name1..namek`` and
-    ``k2`` or ``mi``.
+    ``backend``: "opencl" (bit vectors and popcount on ``devices``), "cuda" (the tile
+    products on NVIDIA binary tensor cores, :mod:`oclstat.cuda`: needs CuPy, compute capability
+    8.0+, complete genotypes, one GPU) or "auto" ("cuda" when it can run, else "opencl"); every
+    backend gives the same result. Returns a DataFrame, best first: ``snp1..snpk`` (indices
+    into the input), ``name1..namek`` and ``k2`` or ``mi``.
     """
-    if backend not in ("auto", "opencl"):
-        raise ValueError(f"backend must be 'auto' or 'opencl' (the CUDA path is not built yet), "
-                         f"got {backend!r}")
+    if backend not in BACKENDS:
+        raise ValueError(f"backend must be one of {BACKENDS}, got {backend!r}")
     search = prepare(genotypes, phenotype, order=order, score=score, top=top, snps=snps)
+    if _use_cuda(backend, search, devices, client):
+        from .cuda.epistasis_tc import search_tensor_cores
+
+        try:
+            return search.frame(search_tensor_cores(search, progress))
+        except Exception as exc:
+            if backend == "cuda":
+                raise
+            warnings.warn(f"the CUDA tensor-core path could not run ({exc}); using OpenCL",
+                          RuntimeWarning, stacklevel=2)
     if client is not None:
         from .distributed import epistasis_on
 

@@ -12,7 +12,7 @@ import oclstat
 
 MODULES = sorted(
     m.name for m in pkgutil.walk_packages(oclstat.__path__, "oclstat.")
-    if not m.name.startswith("oclstat.cuda") and m.name != "oclstat.__main__"
+    if m.name != "oclstat.__main__"
 )
 
 

@@ -194,8 +194,8 @@ def test_bad_input(rt, tmp_path):
         oclstat.epistasis(g, y[:-1], order=2)
     with pytest.raises(ValueError, match="score must be one of"):
         oclstat.epistasis(g, y, order=2, score="chi2")
-    with pytest.raises(ValueError, match="CUDA path is not built yet"):
-        oclstat.epistasis(g, y, order=2, backend="cuda")
+    with pytest.raises(ValueError, match="backend must be one of"):
+        oclstat.epistasis(g, y, order=2, backend="tensor")
     (tmp_path / "x.bed").write_bytes(b"\x00\x00\x01")
     (tmp_path / "x.bim").write_text("1 rs1 0 1 A C\n")
     (tmp_path / "x.fam").write_text("a a 0 0 0 2\n")
@@ -203,3 +203,22 @@ def test_bad_input(rt, tmp_path):
         read_plink(tmp_path / "x")
     with pytest.raises(FileNotFoundError, match="nope.bed not found"):
         read_plink(tmp_path / "nope")
+
+
+def test_cuda_backend_says_why_it_cannot_run(monkeypatch):
+    import oclstat.cuda
+
+    rng = np.random.default_rng(2)
+    g = rng.integers(0, 3, size=(6, 50))
+    y = np.arange(50) % 2
+    monkeypatch.setattr(oclstat.cuda, "available", lambda: (False, "no CUDA device"))
+    with pytest.raises(ValueError, match="backend='cuda' cannot run: no CUDA device"):
+        oclstat.epistasis(g, y, order=2, backend="cuda")
+    want = oclstat.epistasis(g, y, order=2, backend="opencl")
+    assert oclstat.epistasis(g, y, order=2).equals(want)          # "auto" falls back
+    monkeypatch.setattr(oclstat.cuda, "available", lambda: (True, "pretend"))
+    g[1, 4] = -1
+    with pytest.raises(ValueError, match="missing values"):
+        oclstat.epistasis(g, y, order=2, backend="cuda")
+    with pytest.raises(ValueError, match="devices= and client= apply to the OpenCL path"):
+        oclstat.epistasis(np.abs(g), y, order=2, backend="cuda", devices=[0])

@@ -22,3 +22,66 @@ def test_gpu_equals_pocl(gpu_rt, cpu_rt, order):
     a = oclstat.epistasis(g, y, order=order, top=50, devices=[gpu_rt])
     b = oclstat.epistasis(g, y, order=order, top=50, devices=[gpu_rt, cpu_rt])
     assert a.equals(b)
+
+
+# ----------------------------------------------------------------------------- CUDA tensor cores
+
+@pytest.fixture(scope="module")
+def cuda_ok():
+    from oclstat.cuda import available
+
+    ok, why = available()
+    if not ok:
+        pytest.skip(f"the CUDA tensor-core path cannot run here: {why}")
+    return True
+
+
+@pytest.mark.parametrize("defines", [
+    {"ORDER": 2, "SCORE": 0, "ROW_SNPS": 1, "COL_SNPS": 1},
+    {"ORDER": 4, "SCORE": 1, "ROW_SNPS": 2, "COL_SNPS": 2},
+])
+def test_tensor_core_product_equals_numpy(cuda_ok, defines):
+    from oclstat.cuda.epistasis_tc import self_check
+
+    for seed in range(3):
+        self_check(defines, seed=seed)
+
+
+def test_cuda_lower_tables_equal_opencl(cuda_ok, gpu_rt):
+    import importlib
+
+    from oclstat import _epi_tiles as tiles
+    from oclstat.cuda.epistasis_tc import TensorCoreTiles
+
+    epi = importlib.import_module("oclstat.epistasis")
+    rng = np.random.default_rng(3)
+    g = rng.integers(0, 3, size=(41, 2333))
+    y = (rng.random(2333) < 0.4).astype(int)
+    search = epi.prepare(g, y, order=4)
+    plan = tiles.tile_plan(41, 4)
+    a = TensorCoreTiles(search, plan).read_tables()
+    b = tiles.OpenCLTiles(gpu_rt, search, plan).read_tables()
+    for x, z in zip(a, b, strict=True):
+        assert np.array_equal(x, z)
+
+
+@pytest.mark.parametrize("order,n_snps,n_samples,score,top", [
+    (2, 300, 5000, "k2", 10**6), (2, 129, 777, "mi", 50), (3, 70, 3001, "k2", 10**6),
+    (3, 90, 1200, "mi", 40), (4, 33, 2049, "k2", 10**6), (4, 70, 4100, "mi", 30),
+])
+def test_cuda_equals_opencl(cuda_ok, gpu_rt, order, n_snps, n_samples, score, top):
+    rng = np.random.default_rng(order * 7 + n_snps)
+    g = rng.integers(0, 3, size=(n_snps, n_samples)).astype(np.int8)
+    y = (rng.random(n_samples) < 0.47).astype(int)
+    a = oclstat.epistasis(g, y, order=order, score=score, top=top, backend="cuda")
+    b = oclstat.epistasis(g, y, order=order, score=score, top=top, backend="opencl",
+                          devices=[gpu_rt])
+    assert a.equals(b)
+
+
+def test_cuda_finds_planted_quad(cuda_ok):
+    rng = np.random.default_rng(9)
+    g = rng.integers(0, 3, size=(48, 6000)).astype(np.int8)
+    y = ((g[3] + g[17] + g[30] + g[44]) % 3 == 0).astype(int)
+    hits = oclstat.epistasis(g, y, order=4, top=1, backend="cuda")
+    assert [int(hits[f"snp{i}"][0]) for i in (1, 2, 3, 4)] == [3, 17, 30, 44]

@@ -7,6 +7,7 @@
 #' @param top how many combinations to return.
 #' @param score "k2" (lower is better) or "mi" (higher is better).
 #' @param snpNames names of the SNPs (default the row names).
+#' @param backend "auto", "opencl" or "cuda" (NVIDIA binary tensor cores through CuPy; complete genotypes only). Every backend returns the same result.
 #' @return A data.frame, best first: snp1..snpK (1-based), name1..nameK, and the score.
 #' @examples
 #' if (oclstat_available()) {
@@ -14,8 +15,9 @@
 #'   epistasis(g, rbinom(200, 1, 0.5), order = 2, top = 3)
 #' }
 epistasis <- function(genotypes, phenotype, order = 4, top = 10, score = c("k2", "mi"),
-                      snpNames = rownames(genotypes)) {
+                      snpNames = rownames(genotypes), backend = c("auto", "opencl", "cuda")) {
   score <- match.arg(score)
+  backend <- match.arg(backend)
   if (is.data.frame(genotypes)) genotypes <- as.matrix(genotypes)
   if (!is.matrix(genotypes) || !is.numeric(genotypes))
     stop("genotypes must be a numeric matrix, SNPs x samples", call. = FALSE)
@@ -30,7 +32,7 @@ epistasis <- function(genotypes, phenotype, order = 4, top = 10, score = c("k2",
   res <- oclstat_module()$epistasis(to_py_array(g, "genotypes", integer = TRUE),
                                     to_py_array(y, "phenotype", integer = TRUE),
                                     order = as.integer(order), top = as.integer(top),
-                                    score = score, devices = if (is.null(device_arg())) NULL
+                                    score = score, backend = backend, devices = if (is.null(device_arg())) NULL
                                     else list(device_arg()))
   cols <- bridge()$table_columns(res)
   out <- data.frame(row.names = NULL, check.names = FALSE,

@@ -1,0 +1,218 @@
+"""The tiled epistasis search: combinations as a binary matrix product, shared by the CUDA
+tensor-core path (:mod:`oclstat.cuda`) and its OpenCL twin (``cl_kernels/epistasis_tiles.cl``).
+
+A combination of ``order`` SNPs is a *row item* (one SNP for order 2, a pair otherwise) and a
+*column item* (one SNP for orders 2 and 3, a pair for order 4). With complete genotypes its
+3^order x 2 table follows from the AND + popcount counts of the genotype-0/1 patterns of the
+row item against those of the column item (a binary matrix product: 64 x 64 per tile) and from
+the lower-order tables of its SNP subsets (``cl_kernels/include/oclstat/epistasis_cells.clh``).
+Row items are sorted by their last SNP and column items by their first, so the tiles holding a
+row tile's combinations are a run of column tiles; the run lengths give the tile numbering.
+
+>>> plan = tile_plan(10, 4)
+>>> plan.combinations
+210
+>>> int(plan.n_tiles) >= 1
+True
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from ._progress import Progress
+
+TILE = 64
+#: Words of 32 samples per staged chunk: each class's vectors are padded to a multiple.
+KCHUNK_WORDS = 16
+NONE = 0xFFFF
+#: Tiles per launch (the candidate buffer holds every combination of a launch).
+LAUNCH_TILES = 8192
+FIRST_LAUNCH_TILES = 64
+
+
+@dataclass
+class TilePlan:
+    """Row and column items, and the numbering of the tiles that hold combinations."""
+
+    order: int
+    row_snps: int
+    col_snps: int
+    rows: np.ndarray       # (row tiles * RI, row_snps) uint16, NONE = padding
+    cols: np.ndarray       # (column tiles * CI, col_snps) uint16
+    first_ct: np.ndarray   # (row tiles,) uint32: first column tile of each row tile's run
+    cum: np.ndarray        # (row tiles + 1,) uint64: tiles before each row tile
+    combinations: int
+
+    @property
+    def n_rt(self) -> int:
+        return len(self.first_ct)
+
+    @property
+    def n_tiles(self) -> int:
+        return int(self.cum[-1])
+
+    @property
+    def per_tile(self) -> int:
+        """Combinations a tile can hold (its row items times its column items)."""
+        return (TILE >> self.row_snps) * (TILE >> self.col_snps)
+
+    def defines(self) -> dict:
+        return {"ORDER": self.order, "ROW_SNPS": self.row_snps, "COL_SNPS": self.col_snps}
+
+
+def _items(n_snps: int, size: int, sort_by_last: bool, lowest: int, highest: int):
+    """SNPs (size 1) or pairs (size 2, ascending) whose sort key lies in [lowest, highest]."""
+    if size == 1:
+        items = np.arange(n_snps, dtype=np.int64)[:, None]
+    else:
+        a, b = np.triu_indices(n_snps, k=1)
+        items = np.column_stack([a, b]).astype(np.int64)
+    key = items[:, -1] if sort_by_last else items[:, 0]
+    keep = (key >= lowest) & (key <= highest)
+    items, key = items[keep], key[keep]
+    other = items[:, 0] if sort_by_last else items[:, -1]
+    return items[np.lexsort((other, key))]
+
+
+def _pad(items: np.ndarray, per_tile: int) -> np.ndarray:
+    n = -(-len(items) // per_tile) * per_tile
+    out = np.full((n, items.shape[1]), NONE, dtype=np.uint16)
+    out[: len(items)] = items
+    return out
+
+
+def tile_plan(n_snps: int, order: int) -> TilePlan:
+    """The tile layout of a search over ``n_snps`` SNPs (``order`` 2, 3 or 4)."""
+    row_snps = 1 if order == 2 else 2
+    col_snps = order - row_snps
+    ri, ci = TILE >> row_snps, TILE >> col_snps
+    # a row item's last SNP needs col_snps larger SNPs; a column's first needs row_snps smaller
+    rows = _items(n_snps, row_snps, True, row_snps - 1, n_snps - 1 - col_snps)
+    cols = _items(n_snps, col_snps, False, row_snps, n_snps - col_snps)
+    rows_p, cols_p = _pad(rows, ri), _pad(cols, ci)
+    n_rt, n_ct = len(rows_p) // ri, len(cols_p) // ci
+    row_min = rows[::ri, -1]                                   # smallest last SNP per row tile
+    col_max = cols[np.minimum(np.arange(1, n_ct + 1) * ci, len(cols)) - 1, 0]
+    first = np.searchsorted(col_max, row_min, side="right").astype(np.uint32)
+    cum = np.zeros(n_rt + 1, dtype=np.uint64)
+    cum[1:] = np.cumsum(n_ct - first.astype(np.int64))
+    return TilePlan(order, row_snps, col_snps, rows_p, cols_p, first, cum,
+                    math.comb(n_snps, order))
+
+
+def tile_bits(search) -> tuple[np.ndarray, int, int, int, int]:
+    """The tiled kernels' bit vectors (n_snps, 2 classes, 2 genotypes, words) uint32 from a
+    prepared search (complete genotypes), the words used per class and the class sizes."""
+    if not search.complete:
+        raise ValueError("the tiled/tensor-core epistasis search needs complete genotypes "
+                         "(no -1); use backend='opencl' for data with missing genotypes")
+    present = search.bits[0, :, 2, :]                           # SNP 0's "present" words
+    sizes = [int(np.unpackbits(present[c].view(np.uint8)).sum()) for c in (0, 1)]
+    kwords = [max(1, -(-n // (32 * KCHUNK_WORDS))) * KCHUNK_WORDS for n in sizes]
+    wstride = max(kwords)
+    words = np.ascontiguousarray(search.bits[:, :, :2, :]).view(np.uint32)
+    out = np.zeros(words.shape[:3] + (wstride,), dtype=np.uint32)
+    n = min(wstride, words.shape[3])
+    out[..., :n] = words[..., :n]
+    return out, kwords[0], kwords[1], sizes[0], sizes[1]
+
+
+def lower_table_words(n_snps: int, order: int) -> tuple[int, int, int]:
+    """uint32 words of the t1, t2 and t3 tables (t2 from order 3, t3 for order 4)."""
+    t1 = n_snps * 4
+    t2 = math.comb(n_snps, 2) * 8 if order >= 3 else 1
+    t3 = math.comb(n_snps, 3) * 16 if order >= 4 else 1
+    return t1, t2, t3
+
+
+def run_tiled(search, launch, plan: TilePlan, progress=None):
+    """Run the tiles through ``launch(block0, n_blocks, threshold) -> (scores, combos)`` in
+    launches of at most LAUNCH_TILES (a small first one, so the top-k threshold filters the
+    rest); returns the merged top-k (the same ``_Best`` as the OpenCL search)."""
+    from .epistasis import _Best
+
+    best = _Best(search.top, np.empty(0), np.empty((0, search.order), dtype=np.int64))
+    b0, size = 0, FIRST_LAUNCH_TILES
+    with Progress(total=max(1, plan.n_tiles), desc=f"epistasis order {search.order} (tiles)",
+                  enabled=progress) as bar:
+        while b0 < plan.n_tiles:
+            nb = min(size, plan.n_tiles - b0)
+            scores, combos = launch(b0, nb, best.threshold())
+            best.merge(scores, combos.astype(np.int64))
+            bar.update(nb)
+            b0, size = b0 + nb, LAUNCH_TILES
+    return best
+
+
+class OpenCLTiles:
+    """The tiled search on an OpenCL runtime (popcount products): ``launch`` for
+    :func:`run_tiled`. The lower-order tables are built on the device at construction."""
+
+    def __init__(self, rt, search, plan: TilePlan):
+        from .epistasis import _tables
+
+        self.rt, self.plan, self.order, self.n_snps = rt, plan, search.order, search.n_snps
+        bits, self.kw0, self.kw1, self.n0, self.n1 = tile_bits(search)
+        self.wstride = bits.shape[3]
+        defines = {**plan.defines(), "SCORE": ("k2", "mi").index(search.score)}
+        self.kernel = rt.kernel("epistasis_tiles.cl", "epi_tiles_search", defines)
+        self.bits = rt.to_device(bits, writable=False)
+        lf, nln = _tables(search.n_samples)
+        self.lf, self.nln = rt.to_device(lf, writable=False), rt.to_device(nln, writable=False)
+        self.rows = rt.to_device(plan.rows, writable=False)
+        self.cols = rt.to_device(plan.cols, writable=False)
+        self.cum = rt.to_device(plan.cum, writable=False)
+        self.first = rt.to_device(plan.first_ct, writable=False)
+        self.tables = self._lower_tables(defines, search.n_snps)
+        cap = min(LAUNCH_TILES, plan.n_tiles) * plan.per_tile
+        self.cand_s, self.cand_c = rt.empty(cap * 8), rt.empty(cap * self.order * 2)
+        self.count = rt.empty(4)
+
+    def _lower_tables(self, defines, n_snps):
+        rt = self.rt
+        args = (self.bits, np.uint32(self.wstride), np.uint32(self.kw0), np.uint32(self.kw1),
+                np.uint32(n_snps))
+        out = []
+        for name, words in zip(("t1", "t2", "t3"), lower_table_words(n_snps, self.order),
+                               strict=True):
+            buf = rt.empty(words * 4)
+            need = {"t1": True, "t2": self.order >= 3, "t3": self.order >= 4}[name]
+            if need:
+                k = rt.kernel("epistasis_tiles.cl", f"epi_lower_{name}", defines)
+                if name == "t1":
+                    rt.launch(k, n_snps, *args, buf)
+                else:
+                    rt.launch_nd(k, (n_snps, n_snps), (1, 1), *args, buf)
+            out.append(buf)
+        return out
+
+    def read_tables(self) -> list[np.ndarray]:
+        """The lower-order tables, for tests."""
+        sizes = lower_table_words(self.n_snps, self.order)
+        return [self.rt.read(b, np.empty(n, dtype=np.uint32)) for b, n in
+                zip(self.tables, sizes, strict=True)]
+
+    def launch(self, block0: int, n_blocks: int, threshold: float):
+        import pyopencl as cl
+
+        rt, p = self.rt, self.plan
+        rt.fill(self.count, np.zeros(1, dtype=np.uint32), 4)
+        cap = n_blocks * p.per_tile
+        t1, t2, t3 = self.tables
+        self.kernel(rt.queue, (n_blocks * 64,), (64,), self.bits, np.uint32(self.wstride),
+                    np.uint32(self.kw0), np.uint32(self.kw1), self.rows, self.cols, self.cum,
+                    self.first, np.uint32(p.n_rt), np.uint64(block0), t1, t2, t3,
+                    np.uint32(self.n0), np.uint32(self.n1), self.lf, self.nln,
+                    np.float64(threshold), self.count, self.cand_s, self.cand_c, np.uint32(cap))
+        found = rt.read(self.count, np.empty(1, dtype=np.uint32))
+        k = int(min(found[0], cap))
+        scores = np.empty(k, dtype=np.float64)
+        combos = np.empty((k, self.order), dtype=np.uint16)
+        if k:
+            cl.enqueue_copy(rt.queue, scores, self.cand_s, is_blocking=True)
+            cl.enqueue_copy(rt.queue, combos, self.cand_c, is_blocking=True)
+        return scores, combos

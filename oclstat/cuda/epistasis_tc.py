@@ -1,0 +1,155 @@
+"""The tiled epistasis search with the tile products on tensor cores (CuPy + NVRTC).
+
+:class:`TensorCoreTiles` has the same ``launch`` as the OpenCL twin
+(:class:`oclstat._epi_tiles.OpenCLTiles`), so :func:`oclstat._epi_tiles.run_tiled` drives both
+and the results are the same combinations with the same scores, bit for bit. Needs complete
+genotypes; the lower-order tables (t3: 64 bytes per SNP triple for order 4) must fit in half
+the free device memory.
+
+>>> from oclstat.cuda import available
+>>> ok, _ = available()
+>>> if ok:                                       # only on a machine with a suitable GPU
+...     import numpy as np, oclstat
+...     g = np.random.default_rng(1).integers(0, 3, size=(20, 600))
+...     y = np.arange(600) % 2
+...     hits = oclstat.epistasis(g, y, order=2, top=3, backend="cuda")
+"""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+import numpy as np
+
+from .._epi_tiles import KCHUNK_WORDS, LAUNCH_TILES, TILE, lower_table_words, tile_bits
+from .._runtime import kernel_dir
+
+SOURCE = Path(__file__).with_name("epistasis_tc.cu")
+THREADS = 128
+_modules: dict = {}
+_checked: dict = {}
+_lock = threading.Lock()
+
+
+def compile_options(defines: dict) -> tuple[str, ...]:
+    """NVRTC options: the shared OpenCL headers, no FMA contraction (scores add up as in
+    OpenCL), and the defines."""
+    return ("-I" + str(kernel_dir() / "include"), "--fmad=false",
+            *(f"-D{k}={v}" for k, v in sorted(defines.items())))
+
+
+def _module(defines: dict):
+    """The compiled module for these defines on the current device (cached)."""
+    import cupy
+
+    dev = cupy.cuda.Device().id
+    key = (dev, tuple(sorted(defines.items())))
+    with _lock:
+        mod = _modules.get(key)
+        if mod is None:
+            mod = cupy.RawModule(code=SOURCE.read_text(), options=compile_options(defines))
+            _modules[key] = mod
+        return mod
+
+
+def self_check(defines: dict | None = None, seed: int = 0) -> None:
+    """Multiply two random 64 x 1024-bit matrices (and all-ones and single-bit ones) with the
+    tensor-core tile code and compare with numpy; raises RuntimeError on any difference."""
+    import cupy
+
+    defines = defines or {"ORDER": 2, "SCORE": 0, "ROW_SNPS": 1, "COL_SNPS": 1}
+    kernel = _module(defines).get_function("epi_tc_check")
+    rng = np.random.default_rng(seed)
+    kw = 2 * KCHUNK_WORDS
+    cases = [rng.integers(0, 2**32, size=(2, TILE, kw), dtype=np.uint32),
+             np.full((2, TILE, kw), 0xFFFFFFFF, dtype=np.uint32),
+             np.zeros((2, TILE, kw), dtype=np.uint32)]
+    cases[2][0, np.arange(TILE), np.arange(TILE) % kw] = 1 << (np.arange(TILE) % 32)
+    cases[2][1, np.arange(TILE), np.arange(TILE) % kw] = 1 << (np.arange(TILE) % 32)
+    for a, b in ((c[0], c[1]) for c in cases):
+        out = cupy.zeros((TILE, TILE), dtype=cupy.uint32)
+        kernel((1,), (THREADS,), (cupy.asarray(a), cupy.asarray(b), np.uint32(kw), out))
+        both = a[:, None, :] & b[None, :, :]
+        want = np.unpackbits(both.view(np.uint8), axis=-1).sum(axis=-1, dtype=np.int64)
+        got = cupy.asnumpy(out).astype(np.int64)
+        if not np.array_equal(got, want):
+            bad = np.argwhere(got != want)[0]
+            raise RuntimeError(
+                f"the tensor-core AND+POPC product disagrees with numpy at {tuple(bad)}: "
+                f"{got[tuple(bad)]} vs {want[tuple(bad)]}; use backend='opencl'")
+
+
+class TensorCoreTiles:
+    """The tiled search on the current CUDA device: ``launch`` for ``run_tiled``."""
+
+    def __init__(self, search, plan):
+        import cupy
+
+        from ..epistasis import _tables
+
+        self.plan, self.order, self.n_snps = plan, search.order, search.n_snps
+        defines = {**plan.defines(), "SCORE": ("k2", "mi").index(search.score)}
+        dev = cupy.cuda.Device().id
+        if dev not in _checked:
+            self_check(defines)
+            _checked[dev] = True
+        words = lower_table_words(search.n_snps, search.order)
+        need = 4 * sum(words)
+        free, _ = cupy.cuda.Device().mem_info
+        if need > free // 2:
+            raise ValueError(
+                f"the lower-order tables of {search.n_snps} SNPs need {need / 2**30:.1f} GiB, "
+                f"more than half the free GPU memory ({free / 2**30:.1f} GiB); search fewer SNPs "
+                f"(snps=) or use backend='opencl'")
+        mod = _module(defines)
+        self.kernel = mod.get_function("epi_tc_search")
+        bits, self.kw0, self.kw1, self.n0, self.n1 = tile_bits(search)
+        self.wstride = bits.shape[3]
+        self.bits = cupy.asarray(bits)
+        lf, nln = _tables(search.n_samples)
+        self.lf, self.nln = cupy.asarray(lf), cupy.asarray(nln)
+        self.rows, self.cols = cupy.asarray(plan.rows), cupy.asarray(plan.cols)
+        self.cum, self.first = cupy.asarray(plan.cum), cupy.asarray(plan.first_ct)
+        self.tables = [cupy.zeros(w, dtype=cupy.uint32) for w in words]
+        args = (self.bits, np.uint32(self.wstride), np.uint32(self.kw0), np.uint32(self.kw1),
+                np.uint32(search.n_snps))
+        n, blocks = search.n_snps, -(-search.n_snps // THREADS)
+        mod.get_function("epi_lower_t1")((blocks,), (THREADS,), (*args, self.tables[0]))
+        if search.order >= 3:
+            mod.get_function("epi_lower_t2")((blocks, n), (THREADS,), (*args, self.tables[1]))
+        if search.order >= 4:
+            mod.get_function("epi_lower_t3")((blocks, n), (THREADS,), (*args, self.tables[2]))
+        cap = min(LAUNCH_TILES, plan.n_tiles) * plan.per_tile
+        self.cand_s = cupy.empty(cap, dtype=cupy.float64)
+        self.cand_c = cupy.empty((cap, self.order), dtype=cupy.uint16)
+        self.count = cupy.zeros(1, dtype=cupy.uint32)
+
+    def read_tables(self) -> list[np.ndarray]:
+        """The lower-order tables, for tests."""
+        import cupy
+
+        return [cupy.asnumpy(t) for t in self.tables]
+
+    def launch(self, block0: int, n_blocks: int, threshold: float):
+        import cupy
+
+        p = self.plan
+        self.count.fill(0)
+        cap = n_blocks * p.per_tile
+        t1, t2, t3 = self.tables
+        self.kernel((n_blocks,), (THREADS,), (
+            self.bits, np.uint32(self.wstride), np.uint32(self.kw0), np.uint32(self.kw1),
+            self.rows, self.cols, self.cum, self.first, np.uint32(p.n_rt), np.uint64(block0),
+            t1, t2, t3, np.uint32(self.n0), np.uint32(self.n1), self.lf, self.nln,
+            np.float64(threshold), self.count, self.cand_s, self.cand_c, np.uint32(cap)))
+        k = int(min(int(self.count.get()[0]), cap))
+        return cupy.asnumpy(self.cand_s[:k]), cupy.asnumpy(self.cand_c[:k])
+
+
+def search_tensor_cores(search, progress=None):
+    """Run a prepared search (:func:`oclstat.epistasis.prepare`) on the current CUDA device."""
+    from .._epi_tiles import run_tiled, tile_plan
+
+    plan = tile_plan(search.n_snps, search.order)
+    return run_tiled(search, TensorCoreTiles(search, plan).launch, plan, progress)
