@@ -106,3 +106,27 @@ def test_tiles_refuse_missing_genotypes(rt):
     search = epi_mod.prepare(g, np.arange(40) % 2, order=2)
     with pytest.raises(ValueError, match="needs complete genotypes"):
         tiles.tile_bits(search)
+
+
+def test_end_to_end_check_catches_a_wrong_search(rt, monkeypatch):
+    """The check run before the first CUDA search, driven here by the OpenCL twin: it passes
+    for a correct tiled search and raises when one score is off by one ulp."""
+    from oclstat.cuda import epistasis_tc
+
+    class Twin(tiles.OpenCLTiles):
+        def __init__(self, search, plan, check=True):
+            super().__init__(rt, search, plan)
+
+    class Broken(Twin):
+        def launch(self, block0, n_blocks, threshold):
+            scores, combos = super().launch(block0, n_blocks, threshold)
+            if block0 == 0 and len(scores):
+                scores[0] = np.nextafter(scores[0], np.inf)
+            return scores, combos
+
+    monkeypatch.setattr(epistasis_tc, "TensorCoreTiles", Twin)
+    for order in (2, 3, 4):
+        epistasis_tc.end_to_end_check(order, "k2")
+    monkeypatch.setattr(epistasis_tc, "TensorCoreTiles", Broken)
+    with pytest.raises(RuntimeError, match="disagrees with the OpenCL search"):
+        epistasis_tc.end_to_end_check(3, "mi")

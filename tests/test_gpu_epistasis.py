@@ -47,6 +47,14 @@ def test_tensor_core_product_equals_numpy(cuda_ok, defines):
         self_check(defines, seed=seed)
 
 
+@pytest.mark.parametrize("order", [2, 3, 4])
+@pytest.mark.parametrize("score", ["k2", "mi"])
+def test_cuda_end_to_end_check(cuda_ok, order, score):
+    from oclstat.cuda.epistasis_tc import end_to_end_check
+
+    end_to_end_check(order, score)
+
+
 def test_cuda_lower_tables_equal_opencl(cuda_ok, gpu_rt):
     import importlib
 

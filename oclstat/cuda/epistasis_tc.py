@@ -2,7 +2,8 @@
 
 :class:`TensorCoreTiles` has the same ``launch`` as the OpenCL twin
 (:class:`oclstat._epi_tiles.OpenCLTiles`), so :func:`oclstat._epi_tiles.run_tiled` drives both
-and the results are the same combinations with the same scores, bit for bit. Needs complete
+and the results are the same combinations with the same scores, bit for bit (checked on each
+device before its first search, see :class:`TensorCoreTiles`). Needs complete
 genotypes; the lower-order tables (t3: 64 bytes per SNP triple for order 4) must fit in half
 the free device memory.
 
@@ -80,20 +81,43 @@ def self_check(defines: dict | None = None, seed: int = 0) -> None:
                 f"{got[tuple(bad)]} vs {want[tuple(bad)]}; use backend='opencl'")
 
 
-class TensorCoreTiles:
-    """The tiled search on the current CUDA device: ``launch`` for ``run_tiled``."""
+def end_to_end_check(order: int, score: str) -> None:
+    """A whole search on fixed random data (several tiles and sample chunks, every
+    combination returned) must equal the OpenCL bit-vector search; raises RuntimeError."""
+    from .._epi_tiles import run_tiled, tile_plan
+    from ..epistasis import epistasis, prepare
 
-    def __init__(self, search, plan):
+    rng = np.random.default_rng(12345)
+    n_snps = {2: 70, 3: 40, 4: 22}[order]
+    g = rng.integers(0, 3, size=(n_snps, 1100))
+    y = (rng.random(1100) < 0.45).astype(int)
+    search = prepare(g, y, order=order, score=score, top=10**6)
+    plan = tile_plan(n_snps, order)
+    got = search.frame(run_tiled(search, TensorCoreTiles(search, plan, check=False).launch,
+                                 plan, progress=False))
+    want = epistasis(g, y, order=order, score=score, top=10**6, backend="opencl")
+    if not got.equals(want):
+        raise RuntimeError(f"the tensor-core search (order {order}, {score}) disagrees with the "
+                           f"OpenCL search on the check data; use backend='opencl'")
+
+
+class TensorCoreTiles:
+    """The tiled search on the current CUDA device: ``launch`` for ``run_tiled``. Before the
+    first search of an order and score on a device, the tensor-core product (:func:`self_check`)
+    and a whole search (:func:`end_to_end_check`) are checked."""
+
+    def __init__(self, search, plan, check: bool = True):
         import cupy
 
         from ..epistasis import _tables
 
         self.plan, self.order, self.n_snps = plan, search.order, search.n_snps
         defines = {**plan.defines(), "SCORE": ("k2", "mi").index(search.score)}
-        dev = cupy.cuda.Device().id
-        if dev not in _checked:
+        key = (cupy.cuda.Device().id, search.order, search.score)
+        if check and key not in _checked:
             self_check(defines)
-            _checked[dev] = True
+            end_to_end_check(search.order, search.score)
+            _checked[key] = True
         words = lower_table_words(search.n_snps, search.order)
         need = 4 * sum(words)
         free, _ = cupy.cuda.Device().mem_info
