@@ -38,10 +38,7 @@ __kernel void epi_lower_t3(__global const uint *bits, const uint wstride, const 
 {
     const uint j = get_global_id(0), k = get_global_id(1);
     if (k >= n_snps || j >= k) return;
-    for (uint i = 0; i < j; i++) {
-        const uint snp[3] = {i, j, k};
-        epi_lower_item(bits, wstride, kw0, kw1, snp, 3u, t3);
-    }
+    epi_lower_triples(bits, wstride, kw0, kw1, j, k, t3);
 }
 
 #if defined(ROW_SNPS) && defined(COL_SNPS)

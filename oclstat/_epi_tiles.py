@@ -32,6 +32,8 @@ NONE = 0xFFFF
 #: Tiles per launch (the candidate buffer holds every combination of a launch).
 LAUNCH_TILES = 8192
 FIRST_LAUNCH_TILES = 64
+#: Work-group size of epi_tiles_search (EPI_THREADS in epistasis_tiles.cl).
+THREADS = 64
 
 
 @dataclass
@@ -173,22 +175,17 @@ class OpenCLTiles:
         self.count = rt.empty(4)
 
     def _lower_tables(self, defines, n_snps):
+        """t1, t2, t3 on the device (t2 from order 3, t3 for order 4; 1-word stand-ins below)."""
         rt = self.rt
         args = (self.bits, np.uint32(self.wstride), np.uint32(self.kw0), np.uint32(self.kw1),
                 np.uint32(n_snps))
-        out = []
-        for name, words in zip(("t1", "t2", "t3"), lower_table_words(n_snps, self.order),
-                               strict=True):
-            buf = rt.empty(words * 4)
-            need = {"t1": True, "t2": self.order >= 3, "t3": self.order >= 4}[name]
-            if need:
-                k = rt.kernel("epistasis_tiles.cl", f"epi_lower_{name}", defines)
-                if name == "t1":
-                    rt.launch(k, n_snps, *args, buf)
-                else:
-                    rt.launch_nd(k, (n_snps, n_snps), (1, 1), *args, buf)
-            out.append(buf)
-        return out
+        tables = [rt.empty(words * 4) for words in lower_table_words(n_snps, self.order)]
+        rt.launch(rt.kernel("epistasis_tiles.cl", "epi_lower_t1", defines), n_snps, *args,
+                  tables[0])
+        for size in range(2, self.order):
+            kernel = rt.kernel("epistasis_tiles.cl", f"epi_lower_t{size}", defines)
+            rt.launch_nd(kernel, (n_snps, n_snps), (1, 1), *args, tables[size - 1])
+        return tables
 
     def read_tables(self) -> list[np.ndarray]:
         """The lower-order tables, for tests."""
@@ -197,22 +194,16 @@ class OpenCLTiles:
                 zip(self.tables, sizes, strict=True)]
 
     def launch(self, block0: int, n_blocks: int, threshold: float):
-        import pyopencl as cl
+        from .epistasis import read_candidates
 
         rt, p = self.rt, self.plan
         rt.fill(self.count, np.zeros(1, dtype=np.uint32), 4)
         cap = n_blocks * p.per_tile
         t1, t2, t3 = self.tables
-        self.kernel(rt.queue, (n_blocks * 64,), (64,), self.bits, np.uint32(self.wstride),
-                    np.uint32(self.kw0), np.uint32(self.kw1), self.rows, self.cols, self.cum,
-                    self.first, np.uint32(p.n_rt), np.uint64(block0), t1, t2, t3,
-                    np.uint32(self.n0), np.uint32(self.n1), self.lf, self.nln,
-                    np.float64(threshold), self.count, self.cand_s, self.cand_c, np.uint32(cap))
-        found = rt.read(self.count, np.empty(1, dtype=np.uint32))
-        k = int(min(found[0], cap))
-        scores = np.empty(k, dtype=np.float64)
-        combos = np.empty((k, self.order), dtype=np.uint16)
-        if k:
-            cl.enqueue_copy(rt.queue, scores, self.cand_s, is_blocking=True)
-            cl.enqueue_copy(rt.queue, combos, self.cand_c, is_blocking=True)
-        return scores, combos
+        rt.launch(self.kernel, n_blocks * THREADS, self.bits, np.uint32(self.wstride),
+                  np.uint32(self.kw0), np.uint32(self.kw1), self.rows, self.cols, self.cum,
+                  self.first, np.uint32(p.n_rt), np.uint64(block0), t1, t2, t3,
+                  np.uint32(self.n0), np.uint32(self.n1), self.lf, self.nln,
+                  np.float64(threshold), self.count, self.cand_s, self.cand_c, np.uint32(cap),
+                  local_size=THREADS)
+        return read_candidates(rt, self.count, self.cand_s, self.cand_c, cap, self.order)

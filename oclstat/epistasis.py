@@ -208,10 +208,15 @@ class _Best:
         self.scores, self.combos = s[keep], c[keep]
 
 
+def read_candidates(rt, count, cand_s, cand_c, cap: int, order: int):
+    """The candidates a search launch appended: (scores, SNP indices), at most ``cap``."""
+    k = int(min(rt.read(count, np.empty(1, dtype=np.uint32))[0], cap))
+    return (rt.read(cand_s, np.empty(k, dtype=np.float64)),
+            rt.read(cand_c, np.empty((k, order), dtype=np.uint16)))
+
+
 def _run_device(rt, bits_host, n_words, n_snps, order, score, lf, nln, chunks, best, lock,
                 bar, complete):
-    import pyopencl as cl
-
     defines = {"ORDER": order, "SCORE": SCORES.index(score)}
     if complete:
         defines["NO_MISSING"] = 1
@@ -235,14 +240,7 @@ def _run_device(rt, bits_host, n_words, n_snps, order, score, lf, nln, chunks, b
         rt.launch(kernel, len(prefix), bits, np.uint32(n_words), pbuf, np.uint32(len(prefix)),
                   np.uint32(n_snps), lf_b, nln_b, np.float64(thr), count, cand_s, cand_c,
                   np.uint32(cap), local_size=LOCAL_CPU if rt.is_cpu else None)
-        n_found = np.empty(1, dtype=np.uint32)
-        rt.read(count, n_found)
-        k = int(min(n_found[0], cap))
-        scores = np.empty(k, dtype=np.float64)
-        combos = np.empty((k, order), dtype=np.uint16)
-        if k:
-            cl.enqueue_copy(rt.queue, scores, cand_s, is_blocking=True)
-            cl.enqueue_copy(rt.queue, combos, cand_c, is_blocking=True)
+        scores, combos = read_candidates(rt, count, cand_s, cand_c, cap, order)
         with lock:
             best.merge(scores, combos.astype(np.int64))
             bar.update(n_comb)

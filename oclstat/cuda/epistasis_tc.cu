@@ -131,10 +131,7 @@ extern "C" __global__ void epi_lower_t3(const uint *bits, const uint wstride, co
 {
     const uint j = blockIdx.x * blockDim.x + threadIdx.x, k = blockIdx.y;
     if (k >= n_snps || j >= k) return;
-    for (uint i = 0; i < j; i++) {
-        const uint snp[3] = {i, j, k};
-        epi_lower_item(bits, wstride, kw0, kw1, snp, 3u, t3);
-    }
+    epi_lower_triples(bits, wstride, kw0, kw1, j, k, t3);
 }
 
 /* One block of TC_THREADS per tile (global tile number block0 + blockIdx.x). */
