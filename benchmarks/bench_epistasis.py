@@ -121,7 +121,7 @@ def tensor_rows(sizes, gpu_rt):
         return []
     g, y = generate(48, 6000, seed=9)
     same = oclstat.epistasis(g, y, order=4, top=50, backend="cuda").equals(
-        oclstat.epistasis(g, y, order=4, top=50, backend="opencl", devices=[gpu_rt]))
+        oclstat.epistasis(g, y, order=4, top=50, backend="opencl", device=[gpu_rt]))
     print(f"# CUDA == OpenCL (order 4, 48 SNPs x 6000, top 50): {same}")
     peak = b1_peak_ops()
     print(f"# b1 AND+POPC mma.sync peak measured: {peak / 1e12:.0f} TOPS")
@@ -161,9 +161,9 @@ def main(argv=None):
         write_plink(prefix, g, y)
         data = oclstat.genotypes.read_plink(prefix)
         assert np.array_equal(data.genotypes, g)
-        oclstat.epistasis(data.genotypes[:20], data.phenotype, order=2, devices=[rt])
+        oclstat.epistasis(data.genotypes[:20], data.phenotype, order=2, device=[rt])
         t0 = time.perf_counter()
-        oclstat.epistasis(data, order=2, top=20, devices=[rt])
+        oclstat.epistasis(data, order=2, top=20, device=[rt])
         t_ocl = time.perf_counter() - t0
         t_plink = run_plink(prefix)
     rows.append({"search": f"order 2, {args.snps} SNPs x {args.samples}",
@@ -175,9 +175,9 @@ def main(argv=None):
     for k, m, n in [(3, 200, 4000), (4, 64, 4000)] if rt.is_cpu else \
             [(3, 1024, 16384), (4, 512, 65536)]:
         g3, y3 = generate(m, n, seed=k)
-        oclstat.epistasis(g3[:k + 2], y3, order=k, devices=[rt])
+        oclstat.epistasis(g3[:k + 2], y3, order=k, device=[rt])
         t0 = time.perf_counter()
-        oclstat.epistasis(g3, y3, order=k, top=20, devices=[rt])
+        oclstat.epistasis(g3, y3, order=k, top=20, device=[rt])
         t = time.perf_counter() - t0
         rows.append({"search": f"order {k}, {m} SNPs x {n}", "oclstat s": f"{t:.2f}",
                      "PLINK 1.9 --fast-epistasis s": "(pairs only)", "PLINK/oclstat": "",

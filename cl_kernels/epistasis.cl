@@ -1,120 +1,219 @@
 /*
  * Exhaustive epistasis search (oclstat.epistasis): every combination of ORDER SNPs scored by
  * K2 or mutual information from its 3^ORDER x 2 contingency table, built with AND + popcount
- * on bit vectors (BOOST-style).
+ * on bit vectors (BOOST-style). Integers only: no floating point, no fp64 needed, and the
+ * same scores bit for bit on every device (scores: oclstat/epistasis_cells.clh).
  *
- * bits[((s * 2 + c) * 3 + v) * n_words + w] (64-bit words): SNP s, class c (0 control, 1 case), vector v:
- * v = 0 genotype 0, v = 1 genotype 1, v = 2 "genotype present"; genotype 2 is present & ~(g0 |
- * g1) (by subtraction), so a sample missing at a SNP drops out of every cell of the
- * combinations that contain the SNP. Padding bits are 0 in all three vectors.
+ * bits[((s * 2 + c) * 3 + v) * n_words + w] (64-bit words): SNP s, class c (0 control, 1 case),
+ * genotype v (0, 1, 2); a missing genotype and the padding past a class's samples are 0 in all
+ * three vectors, so a sample missing at a SNP drops out of every cell of the combinations that
+ * contain the SNP.
  *
- * One work-item takes one prefix of ORDER - 1 SNPs (from the host, ascending) and runs the
- * last SNP over every index above the prefix; the prefix's 3^(ORDER-1) cell masks are formed
- * per word from the pair product (W.X, then .Y) and ANDed with the last SNP's genotypes. With
- * NO_MISSING (no missing genotype in the data) only the last SNP's genotypes 0 and 1 are
- * counted: its genotype-2 cells are the prefix table (counted once per work-item) minus those
- * (2/3 of the popcounts). Scores (lower is
- * better; mutual information is stored negated) at or below `threshold` are appended to the
- * candidate list (atomic counter); the host keeps the running top-k and lowers the threshold.
+ * Combinations are numbered in colexicographic order: s[0] < s[1] < ... < s[ORDER-1] has rank
+ * sum_i C(s[i], i + 1), so consecutive ranks share their upper SNPs s[1..] (the "suffix") while
+ * s[0] runs. Work-item g scores ranks rank0 + g * per_item .. + per_item - 1 (below
+ * rank0 + n_ranks): it unranks the first and steps to the next; nothing is built on the host,
+ * so a launch can hold any number of combinations and host memory stays flat.
  *
- * Build defines: ORDER (2, 3, 4), SCORE (0 K2, 1 mutual information), NO_MISSING (optional).
+ * Two schedules build a combination's table (the same integers either way):
+ *
+ *   GPU (EPI_CELL_OUTER): one suffix cell q at a time (3^(ORDER-1) cells: one genotype per
+ *       suffix SNP): the AND of the suffix SNPs' genotype vectors, ANDed with s[0]'s three
+ *       genotype vectors and popcounted per class, gives the three cells (q, genotype of s[0]),
+ *       whose score terms are added at once. Six counters live at a time: few registers and
+ *       no stack on a GPU.
+ *   CPU (default): one word at a time for every cell, the counters of the whole table in a
+ *       private array (the CPU's L1 cache); with NO_MISSING (no missing genotype in the data)
+ *       the suffix's own table is counted once per suffix and s[0]'s genotype-2 cells follow by
+ *       subtraction (two popcounts per cell instead of three).
+ *
+ * Scores at or below `threshold` (lower is better) are appended to the candidate list (atomic
+ * counter); the host keeps the running top-k and lowers the threshold between launches.
+ *
+ * Build defines: ORDER (2, 3, 4), SCORE (0 K2, 1 mutual information), EPI_CELL_OUTER (the GPU
+ * schedule), NO_MISSING (CPU schedule, complete genotypes).
  */
-#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+#include "oclstat/epistasis_cells.clh" /* epi_acc, epi_candidate */
 
 /* 64-bit words: one popcount per 64 samples (the host pads each vector to 64 bits). */
 typedef ulong word_t;
 
-#include "oclstat/epistasis_cells.clh" /* NCELL, epi_score */
+#define NP (NCELL / 3) /* suffix cells */
 
-inline void epi_load(__global const word_t *bits, const uint s, const uint c, const uint w,
-                     const uint n_words, word_t v[3])
+/* C(n, k) for k <= 4 and n < 65536: the products stay below 2^64, the divisions are exact. */
+inline ulong epi_binom(const uint n, const uint k)
 {
-    __global const word_t *b = bits + ((ulong)(s * 2u + c) * 3u) * n_words + w;
-    v[0] = b[0];
-    v[1] = b[n_words];
-    v[2] = b[2u * n_words] & ~(v[0] | v[1]);
+    if (n < k) return 0ul;
+    const ulong a = (ulong)n * (n - 1u);
+    switch (k) {
+    case 1u: return n;
+    case 2u: return a / 2ul;
+    case 3u: return a * (n - 2u) / 6ul;
+    default: return a * (n - 2u) * (n - 3u) / 24ul;
+    }
 }
 
-/* The NP = 3^(ORDER-1) genotype cells of the prefix SNPs at word w, as bit masks. */
-inline void epi_prefix_cells(__global const word_t *bits, const uint *s, const uint c,
-                             const uint w, const uint n_words, word_t *pc)
+/* The combination of colex rank r (r < C(n_snps, ORDER)), ascending, into s. */
+inline void epi_unrank(ulong r, const uint n_snps, uint s[ORDER])
 {
-    word_t a[3], b[3];
-    epi_load(bits, s[0], c, w, n_words, a);
-#if ORDER == 2
-    for (uint i = 0; i < 3u; i++) pc[i] = a[i];
-#else
-    epi_load(bits, s[1], c, w, n_words, b);
-#if ORDER == 3
-    for (uint i = 0; i < 3u; i++)
-        for (uint j = 0; j < 3u; j++) pc[i * 3u + j] = a[i] & b[j];
-#else
-    word_t x[3];
-    epi_load(bits, s[2], c, w, n_words, x);
-    for (uint i = 0; i < 3u; i++)
-        for (uint j = 0; j < 3u; j++) {
-            const word_t ab = a[i] & b[j];
-            for (uint l = 0; l < 3u; l++) pc[(i * 3u + j) * 3u + l] = ab & x[l];
+    uint hi = n_snps;
+    for (uint i = ORDER; i-- > 0u;) {
+        uint lo = i; /* C(i, i + 1) = 0 <= r: the largest v < hi with C(v, i + 1) <= r */
+        while (hi - lo > 1u) {
+            const uint mid = (lo + hi) / 2u;
+            if (epi_binom(mid, i + 1u) <= r) lo = mid;
+            else hi = mid;
         }
-#endif
-#endif
+        s[i] = lo;
+        r -= epi_binom(lo, i + 1u);
+        hi = lo;
+    }
 }
 
-#define NP (NCELL / 3)
-
-__kernel void epi_search(__global const word_t *bits, const uint n_words,
-                         __global const ushort *prefix, const uint n_prefix, const uint n_snps,
-                         __global const double *lf, __global const double *nln,
-                         const double threshold, __global uint *count,
-                         __global double *cand_score, __global ushort *cand_snps,
-                         const uint cap)
+/* The next combination in colex order: s[0] + 1, carrying into s[1], ...; returns the
+ * highest index that changed (0: the suffix s[1..] is the same). */
+inline uint epi_next(uint s[ORDER])
 {
-    const uint p = get_global_id(0);
-    if (p >= n_prefix) return;
-    uint s[ORDER];
-    for (uint i = 0; i < ORDER - 1; i++) s[i] = prefix[(ulong)p * (ORDER - 1) + i];
-    word_t pc[NP];
-#ifdef NO_MISSING
-    /* No missing genotypes: the prefix table once, then only the last SNP's genotypes 0 and 1
-     * per combination; its genotype-2 cells by subtraction from the prefix table. */
-    uint ptab[2][NP];
-    for (uint c = 0; c < 2u; c++) {
-        for (uint i = 0; i < NP; i++) ptab[c][i] = 0u;
-        for (uint w = 0; w < n_words; w++) {
-            epi_prefix_cells(bits, s, c, w, n_words, pc);
-            for (uint i = 0; i < NP; i++) ptab[c][i] += (uint)popcount(pc[i]);
+    uint i = 0u;
+    s[0]++;
+    while (i + 1u < ORDER && s[i] == s[i + 1u]) {
+        s[i] = i;
+        i++;
+        s[i]++;
+    }
+    return i;
+}
+
+#ifdef EPI_CELL_OUTER
+/* Word w of class c of the suffix cell q (digit of s[j] is (q / 3^(j-1)) % 3, j >= 1). */
+inline word_t epi_suffix_word(__global const word_t *bits, const uint *s, uint q, const uint c,
+                              const uint w, const uint n_words)
+{
+    word_t m = ~(word_t)0;
+    for (uint j = 1u; j < ORDER; j++) {
+        m &= bits[((ulong)(s[j] * 2u + c) * 3u + q % 3u) * n_words + w];
+        q /= 3u;
+    }
+    return m;
+}
+
+/* The score of combination s, one suffix cell at a time. */
+inline epi_long epi_combination_score(__global const word_t *bits, const uint n_words,
+                                      const uint *s, __global const epi_long *lf,
+                                      __global const epi_long *nln)
+{
+    epi_acc acc;
+    epi_acc_init(&acc);
+    for (uint q = 0u; q < NP; q++) {
+        uint n[2][3] = {{0u, 0u, 0u}, {0u, 0u, 0u}};
+        for (uint c = 0u; c < 2u; c++) {
+            __global const word_t *z = bits + (ulong)(s[0] * 2u + c) * 3u * n_words;
+            for (uint w = 0u; w < n_words; w++) {
+                const word_t m = epi_suffix_word(bits, s, q, c, w, n_words);
+                n[c][0] += (uint)popcount(m & z[w]);
+                n[c][1] += (uint)popcount(m & z[n_words + w]);
+                n[c][2] += (uint)popcount(m & z[2u * n_words + w]);
+            }
+        }
+        for (uint v = 0u; v < 3u; v++) epi_acc_cell(&acc, n[1][v], n[0][v], lf, nln);
+    }
+    return epi_acc_score(&acc, nln);
+}
+
+#else
+/* The NP suffix cells of class c at word w as bit masks, cell q = d1 + 3 d2 + 9 d3 (digit dj
+ * the genotype of s[j]). */
+inline void epi_suffix_cells(__global const word_t *bits, const uint *s, const uint c,
+                             const uint w, const uint n_words, word_t pc[NP])
+{
+    word_t v1[3];
+    for (uint d = 0u; d < 3u; d++) v1[d] = bits[((ulong)(s[1] * 2u + c) * 3u + d) * n_words + w];
+#if ORDER == 2
+    for (uint d = 0u; d < 3u; d++) pc[d] = v1[d];
+#else
+    word_t v2[3];
+    for (uint d = 0u; d < 3u; d++) v2[d] = bits[((ulong)(s[2] * 2u + c) * 3u + d) * n_words + w];
+#if ORDER == 3
+    for (uint d2 = 0u; d2 < 3u; d2++)
+        for (uint d1 = 0u; d1 < 3u; d1++) pc[d1 + 3u * d2] = v1[d1] & v2[d2];
+#else
+    for (uint d3 = 0u; d3 < 3u; d3++) {
+        const word_t v3 = bits[((ulong)(s[3] * 2u + c) * 3u + d3) * n_words + w];
+        for (uint d2 = 0u; d2 < 3u; d2++) {
+            const word_t t = v2[d2] & v3;
+            for (uint d1 = 0u; d1 < 3u; d1++) pc[d1 + 3u * d2 + 9u * d3] = v1[d1] & t;
         }
     }
 #endif
-    for (uint last = s[ORDER - 2] + 1u; last < n_snps; last++) {
-        s[ORDER - 1] = last;
+#endif
+}
+#endif
+
+__kernel void epi_search(__global const word_t *bits, const uint n_words, const uint n_snps,
+                         const ulong rank0, const ulong n_ranks, const uint per_item,
+                         __global const epi_long *lf, __global const epi_long *nln,
+                         const epi_long threshold, __global uint *count,
+                         __global epi_long *cand_score, __global ushort *cand_snps,
+                         const uint cap)
+{
+    const ulong first = (ulong)get_global_id(0) * per_item;
+    if (first >= n_ranks) return;
+    ulong left = min((ulong)per_item, n_ranks - first);
+    uint s[ORDER];
+    epi_unrank(rank0 + first, n_snps, s);
+#ifdef EPI_CELL_OUTER
+    for (; left > 0ul; left--) {
+        epi_candidate(epi_combination_score(bits, n_words, s, lf, nln), threshold, s, count,
+                      cand_score, cand_snps, cap);
+        epi_next(s);
+    }
+#else
+    word_t pc[NP];
+#ifdef NO_MISSING
+    uint ptab[2][NP];
+    int fresh = 1;
+#endif
+    for (; left > 0ul; left--) {
+#ifdef NO_MISSING
+        if (fresh) { /* the suffix's own table, once per suffix */
+            for (uint c = 0u; c < 2u; c++) {
+                for (uint q = 0u; q < NP; q++) ptab[c][q] = 0u;
+                for (uint w = 0u; w < n_words; w++) {
+                    epi_suffix_cells(bits, s, c, w, n_words, pc);
+                    for (uint q = 0u; q < NP; q++) ptab[c][q] += (uint)popcount(pc[q]);
+                }
+            }
+        }
+#endif
         uint cnt[2][NCELL];
-        for (uint c = 0; c < 2u; c++) {
-            for (uint i = 0; i < NCELL; i++) cnt[c][i] = 0u;
-            for (uint w = 0; w < n_words; w++) {
-                word_t z[3];
-                epi_load(bits, last, c, w, n_words, z);
-                epi_prefix_cells(bits, s, c, w, n_words, pc);
-                for (uint i = 0; i < NP; i++) {
-                    cnt[c][i * 3u] += (uint)popcount(pc[i] & z[0]);
-                    cnt[c][i * 3u + 1u] += (uint)popcount(pc[i] & z[1]);
+        for (uint c = 0u; c < 2u; c++) {
+            for (uint i = 0u; i < NCELL; i++) cnt[c][i] = 0u;
+            __global const word_t *z = bits + (ulong)(s[0] * 2u + c) * 3u * n_words;
+            for (uint w = 0u; w < n_words; w++) {
+                epi_suffix_cells(bits, s, c, w, n_words, pc);
+                const word_t z0 = z[w], z1 = z[n_words + w];
 #ifndef NO_MISSING
-                    cnt[c][i * 3u + 2u] += (uint)popcount(pc[i] & z[2]);
+                const word_t z2 = z[2u * n_words + w];
+#endif
+                for (uint q = 0u; q < NP; q++) {
+                    cnt[c][3u * q] += (uint)popcount(pc[q] & z0);
+                    cnt[c][3u * q + 1u] += (uint)popcount(pc[q] & z1);
+#ifndef NO_MISSING
+                    cnt[c][3u * q + 2u] += (uint)popcount(pc[q] & z2);
 #endif
                 }
             }
 #ifdef NO_MISSING
-            for (uint i = 0; i < NP; i++)
-                cnt[c][i * 3u + 2u] = ptab[c][i] - cnt[c][i * 3u] - cnt[c][i * 3u + 1u];
+            for (uint q = 0u; q < NP; q++)
+                cnt[c][3u * q + 2u] = ptab[c][q] - cnt[c][3u * q] - cnt[c][3u * q + 1u];
 #endif
         }
-        const double score = epi_score(cnt, lf, nln);
-        if (score <= threshold) {
-            const uint at = atomic_inc(count);
-            if (at < cap) {
-                cand_score[at] = score;
-                for (uint i = 0; i < ORDER; i++) cand_snps[(ulong)at * ORDER + i] = (ushort)s[i];
-            }
-        }
+        epi_candidate(epi_score(cnt, lf, nln), threshold, s, count, cand_score, cand_snps, cap);
+#ifdef NO_MISSING
+        fresh = epi_next(s) > 0u;
+#else
+        epi_next(s);
+#endif
     }
+#endif
 }

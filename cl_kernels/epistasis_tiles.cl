@@ -5,12 +5,13 @@
  * checks the tile schedule, the lower-order tables and the table assembly on any device.
  * Shared device code: oclstat/epistasis_cells.clh (layouts and defines are described there).
  *
+ * Scores are fixed-point integers (see the header), so they equal the bit-vector search's
+ * exactly on any device.
+ *
  * Kernels: epi_lower_t1 (one work-item per SNP), epi_lower_t2 (global (n, n): pair j0 < j1),
  * epi_lower_t3 (global (n, n): pair j < k, looping over i < j), epi_tiles_search (one
  * work-group of EPI_THREADS per tile, global tile numbers block0 + group id).
  */
-#pragma OPENCL EXTENSION cl_khr_fp64 : enable
-
 #include "oclstat/epistasis_cells.clh"
 
 #define EPI_THREADS 64u
@@ -48,9 +49,9 @@ void epi_tiles_search(__global const uint *bits, const uint wstride, const uint 
                       __global const ulong *cum, __global const uint *first_ct, const uint n_rt,
                       const ulong block0, __global const uint *t1, __global const uint *t2,
                       __global const uint *t3, const uint n0, const uint n1,
-                      __global const double *lf, __global const double *nln,
-                      const double threshold, __global uint *count,
-                      __global double *cand_score, __global ushort *cand_snps, const uint cap)
+                      __global const epi_long *lf, __global const epi_long *nln,
+                      const epi_long threshold, __global uint *count,
+                      __global epi_long *cand_score, __global ushort *cand_snps, const uint cap)
 {
     __local uint ps[2u * EPI_TILE * EPI_TILE];
     __local ushort rsnp[EPI_RI * ROW_SNPS], csnp[EPI_CI * COL_SNPS];

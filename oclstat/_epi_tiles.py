@@ -112,7 +112,7 @@ def tile_bits(search) -> tuple[np.ndarray, int, int, int, int]:
     if not search.complete:
         raise ValueError("the tiled/tensor-core epistasis search needs complete genotypes "
                          "(no -1); use backend='opencl' for data with missing genotypes")
-    present = search.bits[0, :, 2, :]                           # SNP 0's "present" words
+    present = np.bitwise_or.reduce(search.bits[0], axis=1)     # SNP 0: (2 classes, words)
     sizes = [int(np.unpackbits(present[c].view(np.uint8)).sum()) for c in (0, 1)]
     kwords = [max(1, -(-n // (32 * KCHUNK_WORDS))) * KCHUNK_WORDS for n in sizes]
     wstride = max(kwords)
@@ -132,21 +132,31 @@ def lower_table_words(n_snps: int, order: int) -> tuple[int, int, int]:
 
 
 def run_tiled(search, launch, plan: TilePlan, progress=None):
-    """Run the tiles through ``launch(block0, n_blocks, threshold) -> (scores, combos)`` in
-    launches of at most LAUNCH_TILES (a small first one, so the top-k threshold filters the
-    rest); returns the merged top-k (the same ``_Best`` as the OpenCL search)."""
+    """Run the tiles through ``launch(block0, n_blocks, threshold) -> read`` in launches of at
+    most LAUNCH_TILES (a small first one, so the top-k threshold filters the rest); ``read()``
+    returns the launch's candidates (scores, combos) and is called after the next launch is
+    queued. Returns the merged top-k (the same ``_Best`` as the bit-vector search)."""
     from .epistasis import _Best
 
-    best = _Best(search.top, np.empty(0), np.empty((0, search.order), dtype=np.int64))
-    b0, size = 0, FIRST_LAUNCH_TILES
+    best = _Best.empty(search.top, search.order)
+    b0, size, pending = 0, FIRST_LAUNCH_TILES, None
     with Progress(total=max(1, plan.n_tiles), desc=f"epistasis order {search.order} (tiles)",
                   enabled=progress) as bar:
         while b0 < plan.n_tiles:
             nb = min(size, plan.n_tiles - b0)
-            scores, combos = launch(b0, nb, best.threshold())
-            best.merge(scores, combos.astype(np.int64))
-            bar.update(nb)
+            if pending is not None and len(best.scores) < best.top:   # no top-k yet: wait
+                best.merge(*pending[0]())
+                bar.update(pending[1])
+                pending = None
+            read = launch(b0, nb, best.threshold())
+            if pending is not None:
+                best.merge(*pending[0]())
+                bar.update(pending[1])
+            pending = (read, nb)
             b0, size = b0 + nb, LAUNCH_TILES
+        if pending is not None:
+            best.merge(*pending[0]())
+            bar.update(pending[1])
     return best
 
 
@@ -155,7 +165,7 @@ class OpenCLTiles:
     :func:`run_tiled`. The lower-order tables are built on the device at construction."""
 
     def __init__(self, rt, search, plan: TilePlan):
-        from .epistasis import _tables
+        from .epistasis import Candidates, score_tables
 
         self.rt, self.plan, self.order, self.n_snps = rt, plan, search.order, search.n_snps
         bits, self.kw0, self.kw1, self.n0, self.n1 = tile_bits(search)
@@ -163,7 +173,7 @@ class OpenCLTiles:
         defines = {**plan.defines(), "SCORE": ("k2", "mi").index(search.score)}
         self.kernel = rt.kernel("epistasis_tiles.cl", "epi_tiles_search", defines)
         self.bits = rt.to_device(bits, writable=False)
-        lf, nln = _tables(search.n_samples)
+        lf, nln, _ = score_tables(search.n_samples)
         self.lf, self.nln = rt.to_device(lf, writable=False), rt.to_device(nln, writable=False)
         self.rows = rt.to_device(plan.rows, writable=False)
         self.cols = rt.to_device(plan.cols, writable=False)
@@ -171,8 +181,8 @@ class OpenCLTiles:
         self.first = rt.to_device(plan.first_ct, writable=False)
         self.tables = self._lower_tables(defines, search.n_snps)
         cap = min(LAUNCH_TILES, plan.n_tiles) * plan.per_tile
-        self.cand_s, self.cand_c = rt.empty(cap * 8), rt.empty(cap * self.order * 2)
-        self.count = rt.empty(4)
+        self.sets = [Candidates(rt, cap, self.order) for _ in range(2)]
+        self.launches = 0
 
     def _lower_tables(self, defines, n_snps):
         """t1, t2, t3 on the device (t2 from order 3, t3 for order 4; 1-word stand-ins below)."""
@@ -193,17 +203,22 @@ class OpenCLTiles:
         return [self.rt.read(b, np.empty(n, dtype=np.uint32)) for b, n in
                 zip(self.tables, sizes, strict=True)]
 
-    def launch(self, block0: int, n_blocks: int, threshold: float):
-        from .epistasis import read_candidates
-
+    def launch(self, block0: int, n_blocks: int, threshold: int):
         rt, p = self.rt, self.plan
-        rt.fill(self.count, np.zeros(1, dtype=np.uint32), 4)
-        cap = n_blocks * p.per_tile
+        cands = self.sets[self.launches % 2]
+        self.launches += 1
+        cands.reset()
         t1, t2, t3 = self.tables
-        rt.launch(self.kernel, n_blocks * THREADS, self.bits, np.uint32(self.wstride),
-                  np.uint32(self.kw0), np.uint32(self.kw1), self.rows, self.cols, self.cum,
-                  self.first, np.uint32(p.n_rt), np.uint64(block0), t1, t2, t3,
-                  np.uint32(self.n0), np.uint32(self.n1), self.lf, self.nln,
-                  np.float64(threshold), self.count, self.cand_s, self.cand_c, np.uint32(cap),
-                  local_size=THREADS)
-        return read_candidates(rt, self.count, self.cand_s, self.cand_c, cap, self.order)
+        event = rt.launch(self.kernel, n_blocks * THREADS, self.bits, np.uint32(self.wstride),
+                          np.uint32(self.kw0), np.uint32(self.kw1), self.rows, self.cols,
+                          self.cum, self.first, np.uint32(p.n_rt), np.uint64(block0), t1, t2,
+                          t3, np.uint32(self.n0), np.uint32(self.n1), self.lf, self.nln,
+                          np.int64(threshold), cands.count, cands.scores, cands.snps,
+                          np.uint32(n_blocks * p.per_tile), local_size=THREADS)
+        return lambda: cands.read(after=event)
+
+
+def search_tiles(rt, search, progress=None):
+    """Run a prepared search (:func:`oclstat.epistasis.prepare`) as tiles on ``rt``."""
+    plan = tile_plan(search.n_snps, search.order)
+    return run_tiled(search, OpenCLTiles(rt, search, plan).launch, plan, progress)

@@ -7,14 +7,38 @@ pyopencl themselves.
 
 Device choice, first match wins:
 
-1. the ``device=`` argument: an index into :func:`devices`, a case-insensitive substring of
-   "platform | device name" (``"nvidia"``, ``"pocl"``, ``"cpu"``), a :class:`DeviceInfo`, a
-   ``pyopencl.Device`` or a :class:`Runtime`;
-2. the environment variable ``OCLSTAT_DEVICE`` (index or substring, as above);
+1. the ``device=`` argument: an index into :func:`devices`, a common name (``"pocl"``,
+   ``"intel"``, ``"nvidia"``/``"cuda"``, ``"amd"``/``"rocm"``, ``"oclgrind"``, ``"cpu"``,
+   ``"gpu"``), a case-insensitive substring of "platform | device name | type", a
+   :class:`DeviceInfo`, a ``pyopencl.Device`` or a :class:`Runtime`;
+2. the environment variable ``OCLSTAT_DEVICE`` (index, name or substring, as above);
 3. ``PYOPENCL_CTX`` (pyopencl's ``"platform[:device]"``, each part an index or a substring);
-4. the first GPU, then the first accelerator, then the first CPU.
+4. the first GPU, then the first accelerator, then the fastest CPU implementation
+   (:data:`CPU_PREFERENCE`). A simulator (oclgrind) is never chosen unless named.
 
+A name or substring that several devices match picks the best of them in the same order.
 Nothing here ever prompts.
+
+**OpenCL implementations installed from PyPI.** pocl and oclgrind register themselves in
+pyopencl's own ICD directory. Intel's CPU runtime (``pip install "oclstat[intel]"``, the
+packages ``intel-opencl-rt`` and ``intel-cmplr-lib-rt``) installs ``lib/libintelocl.so`` into the
+environment; at import, before pyopencl looks for platforms, this module makes the ICD loader
+see it (``OCL_ICD_VENDORS`` pointed at a directory holding its ICD file and copies of the
+system's, so nothing already registered is hidden). Set ``OCLSTAT_REGISTER_ICDS=0`` to skip.
+
+**Switches for testing without a GPU** (environment variables, read at each use):
+
+``OCLSTAT_SCHEDULE=gpu``
+    every capability takes the code path it takes on a GPU (one work-item per stream, GSEA
+    "pairs", the permutation test one launch per step, tiled LDLᵀ, tiled epistasis), with a
+    GPU's work-group limits (at most 256 work-items, 48 KiB of local memory). ``cpu`` forces
+    the CPU paths; unset or ``auto``: by device type. See :attr:`Runtime.gpu_schedule`.
+``OCLSTAT_NO_FP64=1``
+    treat every device as one without double precision: float64 requests are refused and
+    the capabilities run their float32 / integer paths.
+``OCLSTAT_POISON=1``
+    fill every new device buffer with 0xFF bytes, so a kernel that reads memory nobody wrote
+    gives a different answer (tests compare against a run without it).
 
 >>> import oclstat
 >>> rt = oclstat.get_runtime()          # the best device present
@@ -25,7 +49,11 @@ True
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import os
+import site
+import sys
+import tempfile
 import threading
 import warnings
 from collections.abc import Iterator
@@ -33,6 +61,70 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+
+#: ICD libraries that PyPI packages install into an environment's ``lib/`` folder.
+_PIP_ICD_LIBRARIES = ("libintelocl.so",)
+
+
+def _pip_icd_libraries() -> list[Path]:
+    """The OpenCL implementations installed from PyPI into this environment (or the user's)."""
+    bases = [Path(sys.prefix)]
+    with contextlib.suppress(Exception):
+        bases.append(Path(site.getuserbase()))
+    found = []
+    for base in bases:
+        for name in _PIP_ICD_LIBRARIES:
+            lib = base / "lib" / name
+            if lib.is_file() and lib.resolve() not in {f.resolve() for f in found}:
+                found.append(lib)
+    return found
+
+
+def _write_atomically(path: Path, text: str) -> None:
+    if path.is_file() and path.read_text() == text:
+        return
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    tmp.write_text(text)
+    os.replace(tmp, path)
+
+
+def register_pip_icds() -> Path | None:
+    """Make the ICD loader see OpenCL implementations installed from PyPI (see the module
+    docstring). Returns the vendors directory it set up, or None when nothing was needed.
+    Must run before pyopencl first lists platforms; importing oclstat does it."""
+    if os.environ.get("OCLSTAT_REGISTER_ICDS", "1").strip() == "0":
+        return None
+    libs = _pip_icd_libraries()
+    current = os.environ.get("OCL_ICD_VENDORS", "").strip()
+    if not libs or current.endswith(".icd"):       # the user named one ICD file: respect it
+        return None
+    source = Path(current or "/etc/OpenCL/vendors")
+    existing = {}
+    if source.is_dir():
+        for icd in sorted(source.glob("*.icd")):
+            with contextlib.suppress(OSError):
+                existing[icd.name] = icd.read_text()
+    wanted = [lib for lib in libs
+              if not any(lib.name in text for text in existing.values())]
+    if not wanted:
+        return None
+    key = hashlib.sha1(f"{source}|{existing}|{wanted}".encode()).hexdigest()[:16]
+    target = Path(tempfile.gettempdir()) / f"oclstat-icd-{os.getuid()}-{key}"
+    try:
+        target.mkdir(mode=0o755, exist_ok=True)
+        for name, text in existing.items():
+            _write_atomically(target / name, text)
+        for lib in wanted:
+            _write_atomically(target / f"oclstat-{lib.stem}.icd", f"{lib.resolve()}\n")
+    except OSError as exc:
+        warnings.warn(f"oclstat could not register {', '.join(map(str, wanted))} with the "
+                      f"OpenCL ICD loader ({exc})", RuntimeWarning, stacklevel=2)
+        return None
+    os.environ["OCL_ICD_VENDORS"] = str(target)
+    return target
+
+
+register_pip_icds()
 
 try:  # pyopencl is a hard dependency, but give a helpful message if it is missing
     import pyopencl as cl
@@ -56,7 +148,48 @@ class NoDeviceError(RuntimeError):
 
 
 class DeviceCapabilityError(ValueError):
-    """The chosen device lacks something the call needs (float64, memory)."""
+    """The chosen device lacks something the call needs (float64, memory, work-group size)."""
+
+
+class KernelBuildError(RuntimeError):
+    """An OpenCL program failed to build; ``log`` holds the compiler's output."""
+
+    def __init__(self, message: str, log: str = "") -> None:
+        super().__init__(message)
+        self.log = log
+
+
+#: Platforms that simulate a device (never chosen unless named).
+SIMULATORS = ("oclgrind",)
+#: CPU implementations from the fastest to the slowest on oclstat's kernels (measured in
+#: benchmarks/bench_implementations.py); the default CPU device is the first one present.
+CPU_PREFERENCE = ("intel(r) opencl", "portable computing language")
+#: Common names of implementations: each matches a platform-name substring (or a type).
+ALIASES = {
+    "pocl": ("platform", ("portable computing language", "pocl")),
+    "intel": ("platform", ("intel",)),
+    "nvidia": ("platform", ("nvidia",)),
+    "cuda": ("platform", ("nvidia",)),
+    "amd": ("platform", ("amd accelerated parallel processing", "amd", "rocm")),
+    "rocm": ("platform", ("amd accelerated parallel processing", "amd", "rocm")),
+    "oclgrind": ("platform", ("oclgrind",)),
+    "cpu": ("type", ("CPU",)),
+    "gpu": ("type", ("GPU",)),
+    "acc": ("type", ("ACC",)),
+    "accelerator": ("type", ("ACC",)),
+}
+
+
+def _flag(name: str) -> bool:
+    return os.environ.get(name, "").strip().lower() in ("1", "true", "yes", "on")
+
+
+def schedule_setting() -> str:
+    """``OCLSTAT_SCHEDULE``: "auto" (by device type), "cpu" or "gpu"."""
+    value = os.environ.get("OCLSTAT_SCHEDULE", "").strip().lower() or "auto"
+    if value not in ("auto", "cpu", "gpu"):
+        raise ValueError(f"OCLSTAT_SCHEDULE must be auto, cpu or gpu, got {value!r}")
+    return value
 
 
 @dataclass(frozen=True)
@@ -80,6 +213,11 @@ class DeviceInfo:
     def label(self) -> str:
         """``"platform | device"``, the string device substrings are matched against."""
         return f"{self.platform} | {self.name}"
+
+    @property
+    def simulator(self) -> bool:
+        """Whether the device is a simulator (oclgrind): correct, slow, never a default."""
+        return any(s in self.platform.lower() for s in SIMULATORS)
 
     def __str__(self) -> str:
         gib = 2.0**30
@@ -134,13 +272,18 @@ def _device_list() -> list[tuple]:
     return pairs
 
 
+def _is_simulator(platform) -> bool:
+    return any(s in platform.name.lower() for s in SIMULATORS)
+
+
 def _info(index: int, platform, dev) -> DeviceInfo:
-    fp64 = bool(dev.double_fp_config) or "cl_khr_fp64" in dev.extensions
+    fp64 = (bool(dev.double_fp_config) or "cl_khr_fp64" in dev.extensions) and not _flag(
+        "OCLSTAT_NO_FP64")
     return DeviceInfo(
         index=index,
         platform=platform.name.strip(),
         name=dev.name.strip(),
-        type=_type_name(dev),
+        type=_type_name(dev),     # oclgrind claims every type: GPU, so it takes GPU paths
         compute_units=int(dev.max_compute_units),
         global_mem=int(dev.global_mem_size),
         max_alloc=int(dev.max_mem_alloc_size),
@@ -162,6 +305,21 @@ def devices() -> list[DeviceInfo]:
     return [_info(i, p, d) for i, (p, d) in enumerate(_device_list())]
 
 
+def _preference(pair) -> tuple:
+    """Sort key of a device for default choices: real devices before simulators, GPUs, then
+    accelerators, then CPUs in :data:`CPU_PREFERENCE` order; ties keep the listing order."""
+    platform, dev = pair
+    kind = _type_name(dev)
+    rank = {"GPU": 0, "ACC": 1, "CPU": 2}.get(kind, 3)
+    pname = platform.name.lower()
+    cpu_rank = next((i for i, c in enumerate(CPU_PREFERENCE) if c in pname), len(CPU_PREFERENCE))
+    return (_is_simulator(platform), rank, cpu_rank if kind == "CPU" else 0)
+
+
+def _best(pairs: list[tuple]):
+    return min(pairs, key=_preference)[1]
+
+
 def _match(spec: str, pairs: list[tuple], what: str):
     spec = spec.strip()
     if spec.lstrip("-").isdigit():
@@ -173,9 +331,20 @@ def _match(spec: str, pairs: list[tuple], what: str):
             )
         return pairs[i][1]
     needle = spec.lower()
-    for platform, dev in pairs:
-        if needle in f"{platform.name} | {dev.name} | {_type_name(dev)}".lower():
-            return dev
+    if needle in ALIASES:
+        field_, values = ALIASES[needle]
+        if field_ == "type":
+            found = [(p, d) for p, d in pairs if _type_name(d) in values
+                     and not (_is_simulator(p) and needle != "oclgrind")]
+        else:
+            found = [(p, d) for p, d in pairs if any(v in p.name.lower() for v in values)]
+        if found:
+            return _best(found)
+        raise NoDeviceError(f"{what}={spec!r} matches no device. Devices:\n" + _listing())
+    found = [(p, d) for p, d in pairs
+             if needle in f"{p.name} | {d.name} | {_type_name(d)}".lower()]
+    if found:
+        return _best(found)
     raise NoDeviceError(f"{what}={spec!r} matches no device. Devices:\n" + _listing())
 
 
@@ -242,11 +411,11 @@ def select_device(device=None):
     ctx = os.environ.get("PYOPENCL_CTX", "").strip()
     if ctx:
         return _from_pyopencl_ctx(ctx, pairs)
-    for wanted in (cl.device_type.GPU, cl.device_type.ACCELERATOR, cl.device_type.CPU):
-        for _, dev in pairs:
-            if dev.type & wanted:
-                return dev
-    return pairs[0][1]
+    real = [pair for pair in pairs if not _is_simulator(pair[0])]
+    if not real:
+        raise NoDeviceError("only a simulator (oclgrind) is present, and oclstat never chooses "
+                            f"one by default: pass device='oclgrind'. {HOW_TO_GET_A_DEVICE}")
+    return _best(real)
 
 
 # ----------------------------------------------------------------------------- kernels on disk
@@ -282,6 +451,14 @@ class Profile:
         return total * 1e-9
 
 
+#: A GPU schedule's limits: work-items per group and local memory per group.
+GPU_MAX_GROUP = 256
+GPU_LOCAL_MEM = 48 * 1024
+#: Every (kernel file, defines, options) built in this process (for the resource and no-fp64
+#: checks of the test-suite, which compile exactly what ran).
+BUILT: set = set()
+
+
 class Runtime:
     """One device with its context, queue and program cache. Get one with :func:`get_runtime`."""
 
@@ -299,6 +476,7 @@ class Runtime:
         self._kernels: dict = {}
         self._lock = threading.RLock()
         self._profiles: list[Profile] = []
+        self._transfer_queue = None
 
     def __repr__(self) -> str:
         return f"Runtime({self.info.label!r})"
@@ -307,7 +485,31 @@ class Runtime:
 
     @property
     def is_cpu(self) -> bool:
+        """Whether the device is a CPU (host memory is device memory: no copies needed)."""
         return self.info.type == "CPU"
+
+    @property
+    def gpu_schedule(self) -> bool:
+        """Whether capabilities take their GPU code paths: on GPUs, accelerators and
+        simulators, or anywhere with ``OCLSTAT_SCHEDULE=gpu`` (``cpu`` forces the CPU paths)."""
+        setting = schedule_setting()
+        if setting == "auto":
+            return not self.is_cpu
+        return setting == "gpu"
+
+    @property
+    def max_group(self) -> int:
+        """Largest work-group size a GPU schedule may use: the device's, at most 256 (what
+        every current GPU runs at full occupancy)."""
+        return min(self.info.max_work_group_size, GPU_MAX_GROUP)
+
+    @property
+    def local_mem(self) -> int:
+        """Local memory a kernel may use: the device's, at most 48 KiB in a GPU schedule (the
+        default per work-group on NVIDIA GPUs)."""
+        if self.gpu_schedule:
+            return min(self.info.local_mem, GPU_LOCAL_MEM)
+        return self.info.local_mem
 
     def require_fp64(self, what: str = "float64") -> None:
         """Raise :class:`DeviceCapabilityError` if the device has no double precision."""
@@ -316,6 +518,10 @@ class Runtime:
                 f"{what} needs double precision, which device {self.info.label!r} does not "
                 "support; pass dtype=numpy.float32 or choose another device (oclstat devices)"
             )
+
+    def default_real(self) -> np.dtype:
+        """float64 where the device has it, else float32."""
+        return np.dtype(np.float64 if self.info.fp64 else np.float32)
 
     def real_defines(self, dtype) -> dict[str, str]:
         """Build defines for a kernel computing in ``dtype`` (float32 or float64)."""
@@ -328,15 +534,15 @@ class Runtime:
         raise TypeError(f"dtype must be numpy.float32 or numpy.float64, got {dt}")
 
     def lanes(self, dtype) -> int:
-        """Streams per work-item for kernels built on ``lanes.clh``: 1 on GPUs (one stream per
-        work-item), a 256-bit SIMD register's worth on CPUs (4 doubles, 8 floats). The
-        environment variable ``OCLSTAT_LANES`` overrides it (1, 2, 4, 8 or 16)."""
+        """Streams per work-item for kernels built on ``lanes.clh``: 1 in a GPU schedule (one
+        stream per work-item), a 256-bit SIMD register's worth on CPUs (4 doubles, 8 floats).
+        The environment variable ``OCLSTAT_LANES`` overrides it (1, 2, 4, 8 or 16)."""
         env = os.environ.get("OCLSTAT_LANES", "").strip()
         if env:
             if env not in ("1", "2", "4", "8", "16"):
                 raise ValueError(f"OCLSTAT_LANES must be 1, 2, 4, 8 or 16, got {env!r}")
             return int(env)
-        if not self.is_cpu:
+        if self.gpu_schedule:
             return 1
         return max(1, 32 // np.dtype(dtype).itemsize)
 
@@ -368,11 +574,12 @@ class Runtime:
                     warnings.simplefilter("ignore", cl.CompilerWarning)
                     prg = cl.Program(self.context, source).build(options=options)
             except cl.Error as exc:
-                raise RuntimeError(
+                raise KernelBuildError(
                     f"building {filename} with {' '.join(options)} failed on "
-                    f"{self.info.label}:\n{exc}"
+                    f"{self.info.label}:\n{exc}", str(exc)
                 ) from exc
             self._programs[key] = prg
+            BUILT.add((filename, key[1], key[2]))
             return prg
 
     def kernel(self, filename: str, name: str, defines: dict | None = None, options: tuple = ()):
@@ -398,13 +605,18 @@ class Runtime:
         return cl.Buffer(self.context, flags, hostbuf=arr)
 
     def empty(self, nbytes: int):
-        """An uninitialised read-write buffer of ``nbytes`` bytes."""
+        """An uninitialised read-write buffer of ``nbytes`` bytes (0xFF bytes with
+        ``OCLSTAT_POISON=1``)."""
         if nbytes > self.info.max_alloc:
             raise DeviceCapabilityError(
                 f"a buffer of {nbytes} bytes exceeds the device's max allocation "
                 f"({self.info.max_alloc} bytes) on {self.info.label}"
             )
-        return cl.Buffer(self.context, cl.mem_flags.READ_WRITE, size=max(1, int(nbytes)))
+        buf = cl.Buffer(self.context, cl.mem_flags.READ_WRITE, size=max(1, int(nbytes)))
+        if _flag("OCLSTAT_POISON"):
+            cl.enqueue_fill_buffer(self.queue, buf, np.full(1, 0xFF, dtype=np.uint8), 0,
+                                   max(1, int(nbytes)))
+        return buf
 
     def device_array(self, array, dtype, size: int, name: str = "out"):
         """The buffer of a ``pyopencl.array.Array`` the caller passed as ``out=``, after checking
@@ -423,11 +635,27 @@ class Runtime:
             raise ValueError(f"{name} must be contiguous")
         return array.data
 
-    def read(self, buffer, out: np.ndarray) -> np.ndarray:
-        """Copy ``buffer`` into the contiguous host array ``out`` (blocking)."""
+    def read(self, buffer, out: np.ndarray, wait_for=None) -> np.ndarray:
+        """Copy ``buffer`` into the contiguous host array ``out`` (blocking).
+
+        With ``wait_for`` (a launch's event), the copy waits for that launch only: it runs on a
+        second queue, so launches queued after it keep the device busy meanwhile."""
         if out.nbytes:
-            cl.enqueue_copy(self.queue, out, buffer, is_blocking=True)
+            if wait_for is None:
+                cl.enqueue_copy(self.queue, out, buffer, is_blocking=True)
+            else:
+                cl.enqueue_copy(self.transfer_queue, out, buffer, is_blocking=True,
+                                wait_for=[wait_for])
         return out
+
+    @property
+    def transfer_queue(self):
+        """A second in-order queue on the device, for reads that must not wait for every
+        launch queued so far (see :meth:`read`)."""
+        with self._lock:
+            if self._transfer_queue is None:
+                self._transfer_queue = cl.CommandQueue(self.context, self.device)
+            return self._transfer_queue
 
     @contextlib.contextmanager
     def writing_into(self, host: np.ndarray, scratch=None):
@@ -469,13 +697,25 @@ class Runtime:
 
     # -- launches -------------------------------------------------------------------------
 
+    def kernel_group_size(self, kernel) -> int:
+        """The largest work-group size ``kernel`` can run with here (at most 256 in a GPU
+        schedule)."""
+        wg = int(kernel.get_work_group_info(cl.kernel_work_group_info.WORK_GROUP_SIZE,
+                                            self.device))
+        return min(wg, self.max_group) if self.gpu_schedule else wg
+
     def local_size(self, kernel) -> int:
-        """Work-group size for 1-D launches: 256 on GPUs, 64 on CPUs (bounded by the kernel).
+        """Work-group size for 1-D launches: 256 in a GPU schedule, 64 on CPUs (bounded by the
+        kernel).
 
         It is fixed rather than left to the driver because pocl compiles a work-group function
         for every new local size it meets (a third of a second each)."""
-        wg = kernel.get_work_group_info(cl.kernel_work_group_info.WORK_GROUP_SIZE, self.device)
-        return int(min(64 if self.is_cpu else 256, wg))
+        return int(min(self.max_group if self.gpu_schedule else 64, self.kernel_group_size(kernel)))
+
+    @staticmethod
+    def local_memory(nbytes: int):
+        """A ``__local`` kernel argument of ``nbytes`` bytes."""
+        return cl.LocalMemory(max(1, int(nbytes)))
 
     def launch(self, kernel, n_items: int, *args, local_size: int | None = None):
         """Run ``kernel`` over ``n_items`` work-items (1-D; the global size is rounded up to a

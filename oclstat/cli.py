@@ -278,14 +278,15 @@ def _cmd_epistasis(args) -> int:
 
     data = read_plink(args.bfile) if args.bfile else read_genotype_table(args.csv,
                                                                          layout=args.layout)
-    devices = None
-    if args.devices:
-        devices = [int(d) if d.isdigit() else d for d in args.devices.split(",")]
+    spec = args.device or args.devices
+    device = None
+    if spec:
+        device = [int(d) if d.strip().isdigit() else d.strip() for d in spec.split(",")]
     client = _client(args.scheduler)
     t0 = time.perf_counter()
     try:
         hits = epistasis(data, order=args.order, score=args.score, top=args.top,
-                         devices=None if client else devices, client=client,
+                         device=None if client else device, client=client,
                          backend=args.backend, progress=None)
     finally:
         if client is not None:
@@ -320,7 +321,8 @@ def build_parser() -> argparse.ArgumentParser:
     def add(name, help_text):
         p = sub.add_parser(name, help=help_text, description=help_text)
         p.add_argument("--device", default=None,
-                       help="device index or name substring (default: OCLSTAT_DEVICE, best GPU)")
+                       help="device index, name or substring (default: OCLSTAT_DEVICE, best "
+                            "GPU); for epistasis a comma-separated list shares the work")
         return p
 
     add("devices", "list the OpenCL devices").set_defaults(func=_cmd_devices)
@@ -392,8 +394,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--score", choices=["k2", "mi"], default="k2")
     p.add_argument("--top", type=int, default=20)
     p.add_argument("--backend", choices=["auto", "opencl", "cuda"], default="auto")
-    p.add_argument("--devices", default=None,
-                   help="comma-separated devices sharing the work (indices or names)")
+    p.add_argument("--devices", default=None, help=argparse.SUPPRESS)  # old name of --device
     p.add_argument("--out", default=None, help="write the hits (TSV) here")
     p.add_argument("--scheduler", default=None, metavar="ADDRESS",
                    help="run the search as tasks on this Dask scheduler (tcp://host:8786)")

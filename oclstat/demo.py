@@ -204,9 +204,9 @@ def _section_epistasis(rt, out) -> None:
     g = rng.binomial(2, rng.uniform(0.25, 0.5, size=m)[:, None], size=(m, n)).astype(np.int8)
     odd = g[list(quad)].sum(axis=0) % 2 == 1
     y = (rng.random(n) < np.where(odd, 0.7, 0.3)).astype(np.int8)
-    epistasis(g[:6], y, order=4, devices=[rt])  # build
+    epistasis(g[:6], y, order=4, device=[rt])  # build
     t0 = time.perf_counter()
-    hits = epistasis(g, y, order=4, top=3, devices=[rt])
+    hits = epistasis(g, y, order=4, top=3, device=[rt])
     elapsed = time.perf_counter() - t0
     best = tuple(int(v) for v in hits.iloc[0][["snp1", "snp2", "snp3", "snp4"]])
     print(f"  {m} SNPs x {n} samples (generated, planted 4-way {quad}): all "

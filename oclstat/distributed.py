@@ -4,8 +4,8 @@
 :class:`LocalDevices` (several OpenCL devices in this process, no Dask). The functions that take
 it cut their work into tasks and merge the results exactly as the single-device path would:
 
-* :func:`oclstat.epistasis` (``client=``): the outer loop over SNP prefixes, cut into tasks of
-  equal combination counts (early prefixes hold more work), each returning its top-k; merged by
+* :func:`oclstat.epistasis` (``client=``): the colex ranks of the combinations, cut into tasks
+  of equal combination counts, each returning its top-k; merged by
   (score, SNP indices), the result is identical to one device's.
 * :func:`oclstat.gsea` (``client=``): permutation batches; permutation i always draws from
   MRG31k3p stream i of the seed, so the permutations are the same for any number of tasks or
@@ -154,26 +154,24 @@ class OclstatPlugin(_WorkerPlugin):
 # ----------------------------------------------------------------------------- epistasis
 
 
-def _epistasis_task(search, prefixes, work):
-    best = search.run([_task_runtime()], prefixes, work)
+def _epistasis_task(search, start, stop):
+    best = search.run([_task_runtime()], start, stop)
     return best.scores, best.combos
 
 
 def epistasis_on(client, search, *, n_tasks=None, progress=None):
     """Cut a prepared epistasis search (:func:`oclstat.epistasis.prepare`) into tasks of equal
-    combination counts and merge their top-k lists (exact)."""
+    combination counts (ranges of colex ranks) and merge their top-k lists (exact)."""
     from ._progress import Progress
-    from .epistasis import _Best, all_prefixes
+    from .epistasis import _Best
 
-    prefixes, work = all_prefixes(search.n_snps, search.order)
-    n_tasks = n_tasks or max(1, min(len(prefixes), 64))
-    cum = np.cumsum(work)
-    bounds = np.searchsorted(cum, np.linspace(0, cum[-1], n_tasks + 1)[1:-1], side="right")
-    pieces = [p for p in np.split(np.arange(len(prefixes)), bounds) if p.size]
+    total = search.combinations
+    n_tasks = n_tasks or max(1, min(total, 64))
+    bounds = [total * i // n_tasks for i in range(n_tasks + 1)]
     data = client.scatter(search, broadcast=True)
-    futures = [client.submit(_epistasis_task, data, prefixes[p], work[p], pure=False)
-               for p in pieces]
-    best = _Best(search.top, np.empty(0), np.empty((0, search.order), dtype=np.int64))
+    futures = [client.submit(_epistasis_task, data, a, b, pure=False)
+               for a, b in zip(bounds[:-1], bounds[1:], strict=True) if b > a]
+    best = _Best.empty(search.top, search.order)
     with Progress(total=len(futures), desc="epistasis tasks", enabled=progress) as bar:
         for _, (scores, combos) in _completed(futures):
             best.merge(scores, combos)

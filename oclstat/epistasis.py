@@ -14,7 +14,13 @@ indices (lexicographically), so the result is the same on any device and device 
 
 **Missing data.** A missing genotype (-1) removes that sample from the tables of the
 combinations that contain that SNP, and only those; samples with a missing phenotype are left
-out. **Limits:** at most 65,535 SNPs (16-bit indices); scores in double precision.
+out. **Limits:** at most 65,535 SNPs (16-bit indices).
+
+**Exact scores.** Devices sum fixed-point integers: ``round(ln(k!) 2^B)`` for K2 and
+``round(k ln(k) 2^B)`` for the mutual information (B up to 48 bits, :func:`score_tables`), so
+every score is an exact integer sum, identical on every device, implementation and backend
+(no floating point runs on the device: no fp64 needed). The reported values are those integers
+times 2^-B: K2 within about 1e-12 of its real value, ties exact.
 
 >>> import numpy as np, oclstat
 >>> rng = np.random.default_rng(0)
@@ -27,30 +33,34 @@ out. **Limits:** at most 65,535 SNPs (16-bit indices); scores in double precisio
 
 from __future__ import annotations
 
+import itertools
 import math
 import threading
 import warnings
 from dataclasses import dataclass
 
 import numpy as np
+from scipy.special import gammaln
 
 from ._progress import Progress
 from ._runtime import get_runtime
 from ._validation import as_int
 from .genotypes import Genotypes
 
-__all__ = ["epistasis", "encode_bits", "contingency_tables", "SCORES"]
+__all__ = ["epistasis", "encode_bits", "contingency_tables", "score_tables", "exact_scores",
+           "SCORES"]
 
 SCORES = ("k2", "mi")
 BACKENDS = ("auto", "opencl", "cuda")
 MAX_SNPS = 65535
-#: Combinations per device launch (candidates are bounded by it).
-CHUNK_COMBINATIONS = 1 << 21
+#: Combinations per device launch (the candidate buffers hold every one of a launch).
+CHUNK_COMBINATIONS = 1 << 22
 #: The first launch is small, so that the top-k threshold filters the later ones.
 FIRST_CHUNK = 1 << 14
-#: Work-group size on CPUs: 1 keeps pocl from vectorising across work-items, which would turn
-#: each 64-bit popcount into a vector emulation (AVX2 has no vector popcount).
-LOCAL_CPU = 64
+#: Combinations per work-item: few on GPUs (2^22 / 8 = 524,288 work-items per launch fill an
+#: H100's 270k resident threads twice), more on CPUs (fewer unrankings).
+PER_ITEM_GPU = 8
+PER_ITEM_CPU = 256
 
 
 def _inputs(genotypes, phenotype, snps):
@@ -115,15 +125,16 @@ def _inputs(genotypes, phenotype, snps):
 
 
 def encode_bits(g: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, int]:
-    """The kernel's bit vectors: (n_snps, 2 classes, 3 vectors, n_words) uint64 with
-    genotype 0, genotype 1 and "present" bits of each class's samples, and n_words."""
+    """The kernel's bit vectors: (n_snps, 2 classes, 3 genotypes, n_words) uint64, bit i of
+    class c's vector v set when sample i of that class has genotype v (a missing genotype and
+    the padding are 0 in all three), and n_words."""
     groups = [np.flatnonzero(y == 0), np.flatnonzero(y == 1)]
     n_words = max(-(-len(ix) // 64) for ix in groups)
     out = np.zeros((g.shape[0], 2, 3, n_words), dtype=np.uint64)
     for c, ix in enumerate(groups):
         sub = g[:, ix]
-        for v, mask in enumerate((sub == 0, sub == 1, sub >= 0)):
-            packed = np.packbits(mask, axis=1, bitorder="little")
+        for v in range(3):
+            packed = np.packbits(sub == v, axis=1, bitorder="little")
             pad = n_words * 8 - packed.shape[1]
             packed = np.ascontiguousarray(np.pad(packed, ((0, 0), (0, pad))))
             out[:, c, v, :] = packed.view("<u8")
@@ -149,46 +160,63 @@ def contingency_tables(genotypes, phenotype, combos) -> np.ndarray:
     return out
 
 
-def _tables(n_samples):
-    n = np.arange(n_samples + 2, dtype=np.float64)
-    lf = np.array([math.lgamma(v + 1) for v in n])
+# ----------------------------------------------------------------------------- exact scores
+
+
+def score_bits(n_samples: int) -> int:
+    """Fixed-point bits B of the device's scores for ``n_samples`` samples: as many as keep
+    every partial sum below 2^61 (at most 48). K2 sums are at most ln((n + 81)!) (a product of
+    factorials is at most the factorial of the sum), mutual-information sums at most 3 n ln n."""
+    n = max(1, int(n_samples))
+    top = max(float(gammaln(n + 82.0)), 3.0 * n * math.log(n), 1.0)
+    return int(min(48, math.floor(math.log2(2.0**61 / top))))
+
+
+def score_tables(n_samples: int) -> tuple[np.ndarray, np.ndarray, int]:
+    """``(lf, nln, B)``: ``lf[k] = round(ln(k!) 2^B)`` for k <= n + 1 and
+    ``nln[k] = round(k ln(k) 2^B)`` for k <= n, as int64 (what every device sums exactly).
+
+    >>> lf, nln, b = score_tables(10)
+    >>> b, round(float(lf[10]) / 2**b, 10)          # ln(10!) = 15.1044125730755...
+    (48, 15.1044125731)
+    """
+    bits = score_bits(n_samples)
+    k = np.arange(n_samples + 2, dtype=np.float64)
+    lf = np.rint(gammaln(k + 1.0) * 2.0**bits).astype(np.int64)
     with np.errstate(divide="ignore", invalid="ignore"):
-        nln = np.where(n > 0, n * np.log(n), 0.0)
-    return lf, nln
+        nln = np.rint(np.where(k > 0, k * np.log(k), 0.0) * 2.0**bits).astype(np.int64)
+    return lf, nln, bits
 
 
-def all_prefixes(n_snps: int, order: int) -> tuple[np.ndarray, np.ndarray]:
-    """Every prefix (ascending order-1 SNPs with room for a last SNP) and its number of
-    combinations (n_snps - 1 - last element): the outer loop that launches and tasks cut."""
-    top = n_snps - 1        # the prefix's last element must be < n_snps - 1
-    if order == 2:
-        firsts = [np.arange(top, dtype=np.int64)[:, None]]
-    else:
-        firsts = []
-        for i in range(top):
-            if order == 3:
-                rest = np.arange(i + 1, top, dtype=np.int64)[:, None]
-            else:
-                a, b = np.triu_indices(top - i - 1, k=1)
-                rest = np.column_stack([a + i + 1, b + i + 1])
-            if rest.size:
-                firsts.append(np.column_stack([np.full(len(rest), i), rest]))
-    if not firsts:
-        return np.empty((0, order - 1), dtype=np.int64), np.empty(0, dtype=np.int64)
-    allp = np.concatenate(firsts)
-    return allp, n_snps - 1 - allp[:, -1]
+def exact_scores(tables: np.ndarray, score: str) -> np.ndarray:
+    """The device's integer scores of host tables (n, 2, cells) (:func:`contingency_tables`):
+    the reference the tests compare every device with, bit for bit."""
+    t = np.asarray(tables, dtype=np.int64)
+    lf, nln, _ = score_tables(int(t.sum(axis=(1, 2)).max()) if len(t) else 0)
+    a, b = t[:, 1], t[:, 0]
+    if score == "k2":
+        return (lf[a + b + 1] - lf[a] - lf[b]).sum(axis=1)
+    x = (nln[a] + nln[b] - nln[a + b]).sum(axis=1)
+    n0, n1 = b.sum(axis=1), a.sum(axis=1)
+    n = n0 + n1
+    x = x - nln[n0] - nln[n1] + nln[n]
+    q = np.abs(x) // np.maximum(n, 1)                  # C's division truncates towards zero
+    return np.where(n > 0, -np.sign(x) * q, 0)
 
 
-def _chunks(allp: np.ndarray, work: np.ndarray):
-    """Launch-sized pieces of ``allp``: a small first one (so the top-k threshold filters the
-    rest), then about CHUNK_COMBINATIONS combinations each; yields (prefixes, combinations)."""
-    cum = np.cumsum(work)
-    start, target = 0, min(FIRST_CHUNK, CHUNK_COMBINATIONS)
-    while start < len(allp):
-        done = cum[start - 1] if start else 0
-        end = max(start + 1, int(np.searchsorted(cum, done + target, side="right")))
-        yield allp[start:end].astype(np.uint16), int(work[start:end].sum())
-        start, target = end, CHUNK_COMBINATIONS
+# ----------------------------------------------------------------------------- the search
+
+
+def rank_ranges(start: int, stop: int, first: int | None = None, chunk: int | None = None):
+    """Launch-sized ranges ``(rank0, count)`` of the colex ranks start .. stop - 1: a small first
+    one (so that the top-k threshold filters the rest), then ``chunk`` each."""
+    first = FIRST_CHUNK if first is None else first
+    chunk = CHUNK_COMBINATIONS if chunk is None else chunk
+    pos, size = int(start), max(1, min(first, chunk))
+    while pos < stop:
+        n = min(size, stop - pos)
+        yield pos, n
+        pos, size = pos + n, max(1, chunk)
 
 
 @dataclass
@@ -197,53 +225,87 @@ class _Best:
     scores: np.ndarray
     combos: np.ndarray
 
-    def threshold(self) -> float:
-        return float(self.scores[self.top - 1]) if len(self.scores) >= self.top else np.inf
+    @classmethod
+    def empty(cls, top: int, order: int) -> _Best:
+        return cls(top, np.empty(0, dtype=np.int64), np.empty((0, order), dtype=np.int64))
+
+    def threshold(self) -> int:
+        return int(self.scores[self.top - 1]) if len(self.scores) >= self.top else _NO_LIMIT
 
     def merge(self, scores, combos):
-        s = np.concatenate([self.scores, scores])
-        c = np.concatenate([self.combos, combos])
+        s = np.concatenate([self.scores, np.asarray(scores, dtype=np.int64)])
+        c = np.concatenate([self.combos, np.asarray(combos, dtype=np.int64)])
         order = np.lexsort(tuple(c[:, i] for i in range(c.shape[1] - 1, -1, -1)) + (s,))
         keep = order[: self.top]
         self.scores, self.combos = s[keep], c[keep]
 
 
-def read_candidates(rt, count, cand_s, cand_c, cap: int, order: int):
-    """The candidates a search launch appended: (scores, SNP indices), at most ``cap``."""
-    k = int(min(rt.read(count, np.empty(1, dtype=np.uint32))[0], cap))
-    return (rt.read(cand_s, np.empty(k, dtype=np.float64)),
-            rt.read(cand_c, np.empty((k, order), dtype=np.uint16)))
+_NO_LIMIT = np.iinfo(np.int64).max
 
 
-def _run_device(rt, bits_host, n_words, n_snps, order, score, lf, nln, chunks, best, lock,
-                bar, complete):
-    defines = {"ORDER": order, "SCORE": SCORES.index(score)}
-    if complete:
-        defines["NO_MISSING"] = 1
-    kernel = rt.kernel("epistasis.cl", "epi_search", defines)
-    bits = rt.to_device(bits_host, writable=False)
+class Candidates:
+    """One set of candidate buffers (counter, scores, SNP indices) that a launch appends to."""
+
+    def __init__(self, rt, cap: int, order: int):
+        self.rt, self.cap, self.order = rt, int(cap), order
+        self.count = rt.empty(4)
+        self.scores = rt.empty(self.cap * 8)
+        self.snps = rt.empty(self.cap * order * 2)
+
+    def reset(self) -> None:
+        self.rt.fill(self.count, np.zeros(1, dtype=np.uint32), 4)
+
+    def read(self, after=None) -> tuple[np.ndarray, np.ndarray]:
+        """(scores int64, SNP indices) once the launch ``after`` has finished (read on the
+        runtime's transfer queue, so launches queued later keep the device busy)."""
+        rt = self.rt
+        k = int(min(rt.read(self.count, np.empty(1, dtype=np.uint32), wait_for=after)[0],
+                    self.cap))
+        return (rt.read(self.scores, np.empty(k, dtype=np.int64), wait_for=after),
+                rt.read(self.snps, np.empty((k, self.order), dtype=np.uint16), wait_for=after))
+
+
+def _run_device(rt, search: Search, ranges, best: _Best, lock, bar):
+    """Pull rank ranges from ``ranges`` and search them on ``rt``; two candidate sets
+    alternate, so the next launch is queued before the last one's candidates are read."""
+    kernel = rt.kernel("epistasis.cl", "epi_search", search.defines(rt.gpu_schedule))
+    bits = rt.to_device(search.bits, writable=False)
+    lf, nln, _ = score_tables(search.n_samples)
     lf_b, nln_b = rt.to_device(lf, writable=False), rt.to_device(nln, writable=False)
-    cap = CHUNK_COMBINATIONS + n_snps
-    cand_s = rt.empty(cap * 8)
-    cand_c = rt.empty(cap * order * 2)
-    count = rt.empty(4)
-    zero = np.zeros(1, dtype=np.uint32)
-    while True:
+    per_item = PER_ITEM_GPU if rt.gpu_schedule else PER_ITEM_CPU
+    sets = [Candidates(rt, CHUNK_COMBINATIONS, search.order) for _ in range(2)]
+    pending = None
+
+    def collect(item):
+        event, cands, n = item
+        scores, combos = cands.read(after=event)
         with lock:
-            item = next(chunks, None)
+            best.merge(scores, combos)
+            bar.update(n)
+
+    for i in itertools.count():
+        with lock:
+            item = next(ranges, None)
             thr = best.threshold()
         if item is None:
-            return
-        prefix, n_comb = item
-        pbuf = rt.to_device(np.ascontiguousarray(prefix), writable=False)
-        rt.fill(count, zero, 4)
-        rt.launch(kernel, len(prefix), bits, np.uint32(n_words), pbuf, np.uint32(len(prefix)),
-                  np.uint32(n_snps), lf_b, nln_b, np.float64(thr), count, cand_s, cand_c,
-                  np.uint32(cap), local_size=LOCAL_CPU if rt.is_cpu else None)
-        scores, combos = read_candidates(rt, count, cand_s, cand_c, cap, order)
-        with lock:
-            best.merge(scores, combos.astype(np.int64))
-            bar.update(n_comb)
+            break
+        if thr == _NO_LIMIT and pending is not None:   # no top-k yet: wait for one
+            collect(pending)
+            pending = None
+            with lock:
+                thr = best.threshold()
+        rank0, n = item
+        cands = sets[i % 2]
+        cands.reset()
+        event = rt.launch(kernel, -(-n // per_item), bits, np.uint32(search.n_words),
+                          np.uint32(search.n_snps), np.uint64(rank0), np.uint64(n),
+                          np.uint32(per_item), lf_b, nln_b, np.int64(thr), cands.count,
+                          cands.scores, cands.snps, np.uint32(cands.cap))
+        if pending is not None:
+            collect(pending)
+        pending = (event, cands, n)
+    if pending is not None:
+        collect(pending)
 
 
 @dataclass
@@ -261,24 +323,36 @@ class Search:
     names: list
     index_map: np.ndarray
 
-    def run(self, runtimes, prefixes, work, progress=None) -> _Best:
-        """Search the given prefixes on one or several runtimes (threads, dynamic chunks)."""
-        lf, nln = _tables(self.n_samples)
-        best = _Best(self.top, np.empty(0), np.empty((0, self.order), dtype=np.int64))
+    @property
+    def combinations(self) -> int:
+        return math.comb(self.n_snps, self.order)
+
+    def defines(self, gpu_schedule: bool = False) -> dict:
+        """Build defines of epistasis.cl for this search in the given schedule."""
+        out = {"ORDER": self.order, "SCORE": SCORES.index(self.score)}
+        if gpu_schedule:
+            out["EPI_CELL_OUTER"] = 1
+        elif self.complete:
+            out["NO_MISSING"] = 1
+        return out
+
+    def run(self, runtimes, start: int = 0, stop: int | None = None, progress=None) -> _Best:
+        """Search the colex ranks start .. stop - 1 (default: all) on one or several runtimes
+        (threads pulling launch-sized ranges; the result does not depend on who ran what)."""
+        stop = self.combinations if stop is None else int(stop)
+        best = _Best.empty(self.top, self.order)
         lock = threading.Lock()
-        chunks = _chunks(prefixes, work)
-        args = (self.bits, self.n_words, self.n_snps, self.order, self.score, lf, nln, chunks,
-                best, lock)
-        with Progress(total=max(1, int(work.sum())), desc=f"epistasis order {self.order}",
+        ranges = rank_ranges(start, stop)
+        with Progress(total=max(1, stop - start), desc=f"epistasis order {self.order}",
                       enabled=progress) as bar:
             if len(runtimes) == 1:
-                _run_device(runtimes[0], *args, bar, self.complete)
+                _run_device(runtimes[0], self, ranges, best, lock, bar)
                 return best
             errors = []
 
             def one(rt):
                 try:
-                    _run_device(rt, *args, bar, self.complete)
+                    _run_device(rt, self, ranges, best, lock, bar)
                 except Exception as exc:  # noqa: BLE001 - re-raised below
                     errors.append(exc)
 
@@ -291,6 +365,13 @@ class Search:
                 raise errors[0]
         return best
 
+    def values(self, scores: np.ndarray) -> np.ndarray:
+        """Scores as reported: K2 (lower is better) or mutual information in nats (higher is
+        better), from the device's fixed-point integers."""
+        scale = 2.0 ** -score_bits(self.n_samples)
+        v = np.asarray(scores, dtype=np.float64) * scale
+        return v if self.score == "k2" else -v
+
     def frame(self, best: _Best):
         import pandas as pd
 
@@ -298,8 +379,8 @@ class Search:
         frame = pd.DataFrame({f"snp{i + 1}": combos[:, i] for i in range(self.order)})
         for i in range(self.order):
             frame[f"name{i + 1}"] = [self.names[j] for j in best.combos[:, i]]
-        frame[self.score] = best.scores if self.score == "k2" else -best.scores
-        frame.attrs["combinations"] = math.comb(self.n_snps, self.order)
+        frame[self.score] = self.values(best.scores)
+        frame.attrs["combinations"] = self.combinations
         return frame
 
 
@@ -320,7 +401,7 @@ def prepare(genotypes, phenotype=None, *, order=4, score="k2", top=10, snps=None
                   names, index_map)
 
 
-def _use_cuda(backend: str, search: Search, devices, client) -> bool:
+def _use_cuda(backend: str, search: Search, runtimes, client) -> bool:
     """Whether this search runs on the CUDA tensor-core path (errors if "cuda" cannot)."""
     if backend == "opencl":
         return False
@@ -331,24 +412,55 @@ def _use_cuda(backend: str, search: Search, devices, client) -> bool:
     if not search.complete:
         reasons.append("the genotypes have missing values (the tensor-core path needs "
                        "complete data)")
-    if devices is not None or client is not None:
-        reasons.append("devices= and client= apply to the OpenCL path only")
+    if runtimes is not None or client is not None:
+        reasons.append("device= and client= apply to the OpenCL path only")
     if backend == "cuda" and reasons:
         raise ValueError(f"backend='cuda' cannot run: {'; '.join(reasons)}")
     return not reasons
 
 
+def _runtimes(device, devices):
+    """The runtimes of ``device=`` (one device or a list); ``devices=`` is its old name."""
+    if devices is not None:
+        warnings.warn("epistasis(devices=...) is deprecated; pass device= (one device or a "
+                      "list)", DeprecationWarning, stacklevel=3)
+        if device is not None:
+            raise ValueError("pass device= or devices=, not both")
+        device = devices
+    if device is None:
+        return None
+    many = isinstance(device, (list, tuple))
+    items = list(device) if many else [device]
+    if not items:
+        raise ValueError("device= is an empty list")
+    return [get_runtime(d) for d in items]
+
+
+def _use_tiles(rt, search: Search) -> bool:
+    """The GPU schedule's OpenCL path: the tiled search (the CUDA path's twin) when the data is
+    complete and its lower-order tables fit the device; else the bit-vector search."""
+    from ._epi_tiles import lower_table_words
+
+    if not (rt.gpu_schedule and search.complete):
+        return False
+    words = lower_table_words(search.n_snps, search.order)
+    return (4 * max(words) <= rt.info.max_alloc
+            and 4 * sum(words) <= rt.info.global_mem // 4)
+
+
 def epistasis(genotypes, phenotype=None, *, order: int = 4, score: str = "k2", top: int = 10,
-              snps=None, backend: str = "auto", devices=None, client=None, progress=None):
+              snps=None, backend: str = "auto", device=None, client=None, progress=None,
+              devices=None):
     """Exhaustive search over every combination of ``order`` (2, 3 or 4) SNPs.
 
     ``genotypes``: SNPs x samples (0/1/2, -1 missing) or a :class:`oclstat.genotypes.Genotypes`
     (from :func:`oclstat.genotypes.read_plink` / ``read_genotype_table``); ``phenotype``: 1 case,
     0 control (-1 missing) per sample. ``snps`` restricts the search to some SNPs (indices or
-    names). ``devices``: None (the default device) or a list of devices (indices, names or
-    runtimes) that share the work dynamically. ``client``: a ``dask.distributed.Client`` (or
-    :class:`oclstat.distributed.LocalDevices`) to cut the search into tasks (same result).
-    ``backend``: "opencl" (bit vectors and popcount on ``devices``), "cuda" (the tile
+    names). ``device``: None (the default device), one device, or a list of devices (indices,
+    names or runtimes) that share the work dynamically (``devices=`` is the deprecated name).
+    ``client``: a ``dask.distributed.Client`` (or :class:`oclstat.distributed.LocalDevices`) to
+    cut the search into tasks (same result). ``backend``: "opencl" (bit vectors and popcount;
+    in a GPU schedule the tiled search when the genotypes are complete), "cuda" (the tile
     products on NVIDIA binary tensor cores, :mod:`oclstat.cuda`: needs CuPy, compute capability
     8.0+, complete genotypes, one GPU) or "auto" ("cuda" when it can run, else "opencl"); every
     backend gives the same result. Returns a DataFrame, best first: ``snp1..snpk`` (indices
@@ -357,7 +469,8 @@ def epistasis(genotypes, phenotype=None, *, order: int = 4, score: str = "k2", t
     if backend not in BACKENDS:
         raise ValueError(f"backend must be one of {BACKENDS}, got {backend!r}")
     search = prepare(genotypes, phenotype, order=order, score=score, top=top, snps=snps)
-    if _use_cuda(backend, search, devices, client):
+    runtimes = _runtimes(device, devices)
+    if _use_cuda(backend, search, runtimes, client):
         from .cuda.epistasis_tc import search_tensor_cores
 
         try:
@@ -371,9 +484,9 @@ def epistasis(genotypes, phenotype=None, *, order: int = 4, score: str = "k2", t
         from .distributed import epistasis_on
 
         return search.frame(epistasis_on(client, search, progress=progress))
-    runtimes = [get_runtime(d) if not hasattr(d, "queue") else d
-                for d in (devices if devices is not None else [None])]
-    for rt in runtimes:
-        rt.require_fp64("the epistasis scores")
-    prefixes, work = all_prefixes(search.n_snps, search.order)
-    return search.frame(search.run(runtimes, prefixes, work, progress))
+    runtimes = runtimes or [get_runtime(None)]
+    if len(runtimes) == 1 and _use_tiles(runtimes[0], search):
+        from ._epi_tiles import search_tiles
+
+        return search.frame(search_tiles(runtimes[0], search, progress))
+    return search.frame(search.run(runtimes, progress=progress))

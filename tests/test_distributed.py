@@ -43,7 +43,7 @@ def test_local_devices_equal_one_device(rt, monkeypatch):
     expr, labels, sets = gsea_data()
     one = oclstat.gsea(expr, labels, sets, n_perm=2000, min_size=10, seed=4, device=rt)
     g, y = genotype_data()
-    e1 = oclstat.epistasis(g, y, order=3, top=40, devices=[rt])
+    e1 = oclstat.epistasis(g, y, order=3, top=40, device=[rt])
     x, z = np.random.default_rng(5).normal(size=(2, 300, 9))
     p1 = oclstat.permutation_test(x, z, n_windows=32, device=rt)
     with LocalDevices([rt.info.index, rt.info.index]) as pool:
@@ -92,7 +92,7 @@ def test_dask_cluster_equals_single_process(cluster, rt):
     two = oclstat.gsea(expr, labels, sets, n_perm=3000, min_size=10, seed=11, client=cluster)
     pd.testing.assert_frame_equal(one.table, two.table)
     g, y = genotype_data(8)
-    assert oclstat.epistasis(g, y, order=3, top=30, devices=[rt]).equals(
+    assert oclstat.epistasis(g, y, order=3, top=30, device=[rt]).equals(
         oclstat.epistasis(g, y, order=3, top=30, client=cluster))
     x, z = np.random.default_rng(9).normal(size=(2, 500, 8))
     np.testing.assert_array_equal(
@@ -105,7 +105,7 @@ def test_dask_cluster_equals_single_process(cluster, rt):
 def test_worker_killed_mid_run(cluster, rt):
     """One worker exits while the epistasis tasks run; Dask recomputes its tasks."""
     g, y = genotype_data(10, m=80, n=2000)
-    ref = oclstat.epistasis(g, y, order=4, top=25, devices=[rt])
+    ref = oclstat.epistasis(g, y, order=4, top=25, device=[rt])
     search = epi_mod.prepare(g, y, order=4, top=25)
     out = {}
 

@@ -44,7 +44,7 @@ def test_every_combination_against_brute_force(rt, k, score):
     y = rng.integers(0, 2, size=n)
     g[rng.random((m, n)) < 0.04] = -1    # missing genotypes
     combos, ref, _ = brute_force(g, y, k, score)
-    res = oclstat.epistasis(g, y, order=k, score=score, top=len(combos), devices=[rt])
+    res = oclstat.epistasis(g, y, order=k, score=score, top=len(combos), device=[rt])
     got = res[[f"snp{i + 1}" for i in range(k)]].to_numpy()
     lookup = {tuple(c): s for c, s in zip(combos.tolist(), ref, strict=True)}
     np.testing.assert_allclose(res[score], [lookup[tuple(c)] for c in got.tolist()],
@@ -54,6 +54,40 @@ def test_every_combination_against_brute_force(rt, k, score):
     assert (np.diff(s) >= -1e-9).all() if score == "k2" else (np.diff(s) <= 1e-9).all()
 
 
+@pytest.mark.parametrize("k", [2, 3, 4])
+@pytest.mark.parametrize("score", ["k2", "mi"])
+@pytest.mark.parametrize("missing", [0.0, 0.05])
+def test_device_scores_equal_exact_integer_sums(rt, k, score, missing):
+    """The device's fixed-point scores equal numpy's integer sums over the host tables, bit
+    for bit, in both schedules (so every device and implementation agrees)."""
+    rng = np.random.default_rng(10 * k + int(missing * 100))
+    m, n = 9, 261
+    g = rng.integers(0, 3, size=(m, n)).astype(np.int8)
+    g[rng.random((m, n)) < missing] = -1
+    y = rng.integers(0, 2, size=n)
+    combos = np.array(list(itertools.combinations(range(m), k)))
+    want = epi_mod.exact_scores(epi_mod.contingency_tables(g, y, combos), score)
+    search = epi_mod.prepare(g, y, order=k, score=score, top=len(combos))
+    for schedule in ("cpu", "gpu"):
+        with pytest.MonkeyPatch.context() as mp:
+            mp.setenv("OCLSTAT_SCHEDULE", schedule)
+            best = search.run([rt])
+        got = dict(zip(map(tuple, best.combos.tolist()), best.scores.tolist(), strict=True))
+        assert got == dict(zip(map(tuple, combos.tolist()), want.tolist(), strict=True))
+
+
+def test_fixed_point_scores_are_close_to_the_real_scores():
+    rng = np.random.default_rng(3)
+    t = rng.integers(0, 60, size=(50, 2, 27))
+    lf, nln, bits = epi_mod.score_tables(int(t.sum(axis=(1, 2)).max()))
+    assert bits == epi_mod.score_bits(int(t.sum(axis=(1, 2)).max()))
+    a, b = t[:, 1].astype(float), t[:, 0].astype(float)
+    k2 = (gammaln(a + b + 2) - gammaln(a + 1) - gammaln(b + 1)).sum(1)
+    np.testing.assert_allclose(epi_mod.exact_scores(t, "k2") * 2.0**-bits, k2, rtol=1e-14,
+                               atol=1e-9)
+    assert epi_mod.score_bits(10**7) < epi_mod.score_bits(1000) <= 48
+
+
 def test_tables_match_the_bits(rt):
     """The kernel's counts, seen through K2, agree with the host tables whatever the order of
     the cells: check the table sums and the K2 of a known table."""
@@ -61,7 +95,7 @@ def test_tables_match_the_bits(rt):
     y = np.array([1, 1, 1, 0, 0, 0, 1])
     t = epi_mod.contingency_tables(g, y, [[0, 1]])[0]
     assert t.sum() == 6 and t[1].sum() == 3           # the sample missing at SNP 0 is out
-    res = oclstat.epistasis(g, y, order=2, top=1, devices=[rt])
+    res = oclstat.epistasis(g, y, order=2, top=1, device=[rt])
     k2 = (gammaln(t[1] + t[0] + 2) - gammaln(t[1] + 1) - gammaln(t[0] + 1)).sum()
     assert res["k2"][0] == pytest.approx(k2, rel=1e-13)
 
@@ -95,7 +129,7 @@ def test_shared_fixtures_reference_k2(shared_data, rt, source, k, exclude, best,
     else:
         data = read_genotype_table(_shared(shared_data, "hiperbio", "1512snps_1000samples.csv"))
     keep = [i for i in range(data.genotypes.shape[0]) if i not in exclude]
-    res = oclstat.epistasis(data, order=k, top=2, snps=keep, devices=[rt])
+    res = oclstat.epistasis(data, order=k, top=2, snps=keep, device=[rt])
     assert tuple(int(v) for v in res.iloc[0][[f"snp{i + 1}" for i in range(k)]]) == best
     assert res["k2"][0] == pytest.approx(k2, abs=1e-4)
     assert res["k2"][1] == pytest.approx(second, abs=1e-4)
@@ -120,18 +154,18 @@ def planted_quad(seed=1, m=40, n=4000, quad=(3, 11, 22, 35)):
 
 def test_planted_four_way_interaction_recovered(rt):
     g, y = planted_quad()
-    res = oclstat.epistasis(g, y, order=4, top=5, devices=[rt])
+    res = oclstat.epistasis(g, y, order=4, top=5, device=[rt])
     assert tuple(int(v) for v in res.iloc[0][["snp1", "snp2", "snp3", "snp4"]]) == (3, 11, 22, 35)
     assert res["k2"][1] - res["k2"][0] > 50
-    mi = oclstat.epistasis(g, y, order=4, score="mi", top=1, devices=[rt])
+    mi = oclstat.epistasis(g, y, order=4, score="mi", top=1, device=[rt])
     assert tuple(int(v) for v in mi.iloc[0][["snp1", "snp2", "snp3", "snp4"]]) == (3, 11, 22, 35)
 
 
 def test_results_do_not_depend_on_chunks(rt, monkeypatch):
     g, y = planted_quad(seed=2, m=18, n=500, quad=(1, 5, 9, 13))
-    a = oclstat.epistasis(g, y, order=3, top=25, devices=[rt])
+    a = oclstat.epistasis(g, y, order=3, top=25, device=[rt])
     monkeypatch.setattr(epi_mod, "CHUNK_COMBINATIONS", 7)
-    b = oclstat.epistasis(g, y, order=3, top=25, devices=[rt])
+    b = oclstat.epistasis(g, y, order=3, top=25, device=[rt])
     assert a.equals(b)
 
 
@@ -146,8 +180,8 @@ def test_two_pocl_devices_give_the_same_result():
         "em = sys.modules['oclstat.epistasis']; em.CHUNK_COMBINATIONS = 50\n"
         "devs = [d.index for d in oclstat.devices() if d.type == 'CPU']\n"
         "assert len(devs) >= 2, devs\n"
-        "a = oclstat.epistasis(g, y, order=4, top=30, devices=devs[:1])\n"
-        "b = oclstat.epistasis(g, y, order=4, top=30, devices=devs[:2])\n"
+        "a = oclstat.epistasis(g, y, order=4, top=30, device=devs[:1])\n"
+        "b = oclstat.epistasis(g, y, order=4, top=30, device=devs[:2])\n"
         "assert a.equals(b)\n"
         "print('same', len(devs))\n"
     )
@@ -157,7 +191,7 @@ def test_two_pocl_devices_give_the_same_result():
 def test_ties_broken_by_indices(rt):
     g = np.tile(np.array([[0, 1, 2, 0, 1, 2]]), (5, 1))      # every pair identical
     y = np.array([1, 0, 1, 0, 1, 0])
-    res = oclstat.epistasis(g, y, order=2, top=4, devices=[rt])
+    res = oclstat.epistasis(g, y, order=2, top=4, device=[rt])
     assert res[["snp1", "snp2"]].to_numpy().tolist() == [[0, 1], [0, 2], [0, 3], [0, 4]]
 
 
@@ -220,5 +254,5 @@ def test_cuda_backend_says_why_it_cannot_run(monkeypatch):
     g[1, 4] = -1
     with pytest.raises(ValueError, match="missing values"):
         oclstat.epistasis(g, y, order=2, backend="cuda")
-    with pytest.raises(ValueError, match="devices= and client= apply to the OpenCL path"):
-        oclstat.epistasis(np.abs(g), y, order=2, backend="cuda", devices=[0])
+    with pytest.raises(ValueError, match="device= and client= apply to the OpenCL path"):
+        oclstat.epistasis(np.abs(g), y, order=2, backend="cuda", device=[0])

@@ -86,7 +86,7 @@ def test_tiles_equal_bit_vector_search(rt, order, n_snps, n_samples, score, top)
 
 def oclstat_search(g, y, order, score, top, rt):
     return epi_mod.epistasis(g, y, order=order, score=score, top=top, backend="opencl",
-                             devices=[rt])
+                             device=[rt])
 
 
 def test_tiles_recover_planted_pair(rt):
@@ -110,7 +110,7 @@ def test_tiles_refuse_missing_genotypes(rt):
 
 def test_end_to_end_check_catches_a_wrong_search(rt, monkeypatch):
     """The check run before the first CUDA search, driven here by the OpenCL twin: it passes
-    for a correct tiled search and raises when one score is off by one ulp."""
+    for a correct tiled search and raises when one score is off by one fixed-point unit."""
     from oclstat.cuda import epistasis_tc
 
     class Twin(tiles.OpenCLTiles):
@@ -119,10 +119,15 @@ def test_end_to_end_check_catches_a_wrong_search(rt, monkeypatch):
 
     class Broken(Twin):
         def launch(self, block0, n_blocks, threshold):
-            scores, combos = super().launch(block0, n_blocks, threshold)
-            if block0 == 0 and len(scores):
-                scores[0] = np.nextafter(scores[0], np.inf)
-            return scores, combos
+            read = super().launch(block0, n_blocks, threshold)
+
+            def off_by_one():
+                scores, combos = read()
+                if block0 == 0 and len(scores):
+                    scores[0] += 1
+                return scores, combos
+
+            return off_by_one
 
     monkeypatch.setattr(epistasis_tc, "TensorCoreTiles", Twin)
     for order in (2, 3, 4):

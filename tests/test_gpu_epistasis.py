@@ -15,12 +15,12 @@ def test_gpu_equals_pocl(gpu_rt, cpu_rt, order):
     rng = np.random.default_rng(order)
     g = rng.integers(0, 3, size=(30, 1500)).astype(np.int8)
     y = rng.integers(0, 2, size=1500)
-    a = oclstat.epistasis(g, y, order=order, top=50, devices=[gpu_rt])
-    b = oclstat.epistasis(g, y, order=order, top=50, devices=[cpu_rt])
+    a = oclstat.epistasis(g, y, order=order, top=50, device=[gpu_rt])
+    b = oclstat.epistasis(g, y, order=order, top=50, device=[cpu_rt])
     assert a.equals(b)
     g[rng.random(g.shape) < 0.02] = -1
-    a = oclstat.epistasis(g, y, order=order, top=50, devices=[gpu_rt])
-    b = oclstat.epistasis(g, y, order=order, top=50, devices=[gpu_rt, cpu_rt])
+    a = oclstat.epistasis(g, y, order=order, top=50, device=[gpu_rt])
+    b = oclstat.epistasis(g, y, order=order, top=50, device=[gpu_rt, cpu_rt])
     assert a.equals(b)
 
 
@@ -83,7 +83,7 @@ def test_cuda_equals_opencl(cuda_ok, gpu_rt, order, n_snps, n_samples, score, to
     y = (rng.random(n_samples) < 0.47).astype(int)
     a = oclstat.epistasis(g, y, order=order, score=score, top=top, backend="cuda")
     b = oclstat.epistasis(g, y, order=order, score=score, top=top, backend="opencl",
-                          devices=[gpu_rt])
+                          device=[gpu_rt])
     assert a.equals(b)
 
 

@@ -139,9 +139,9 @@ extern "C" __global__ void __launch_bounds__(TC_THREADS)
 epi_tc_search(const uint *bits, const uint wstride, const uint kw0, const uint kw1,
               const ushort *rows, const ushort *cols, const ulong *cum, const uint *first_ct,
               const uint n_rt, const ulong block0, const uint *t1, const uint *t2,
-              const uint *t3, const uint n0, const uint n1, const double *lf, const double *nln,
-              const double threshold, uint *count, double *cand_score, ushort *cand_snps,
-              const uint cap)
+              const uint *t3, const uint n0, const uint n1, const epi_long *lf,
+              const epi_long *nln, const epi_long threshold, uint *count, epi_long *cand_score,
+              ushort *cand_snps, const uint cap)
 {
     __shared__ uint ps[2u * EPI_TILE * EPI_TILE];
     __shared__ uint as[EPI_TILE * TC_SROW], bs[EPI_TILE * TC_SROW];

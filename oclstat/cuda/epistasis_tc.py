@@ -109,7 +109,7 @@ class TensorCoreTiles:
     def __init__(self, search, plan, check: bool = True):
         import cupy
 
-        from ..epistasis import _tables
+        from ..epistasis import score_tables
 
         self.plan, self.order, self.n_snps = plan, search.order, search.n_snps
         defines = {**plan.defines(), "SCORE": ("k2", "mi").index(search.score)}
@@ -131,7 +131,7 @@ class TensorCoreTiles:
         bits, self.kw0, self.kw1, self.n0, self.n1 = tile_bits(search)
         self.wstride = bits.shape[3]
         self.bits = cupy.asarray(bits)
-        lf, nln = _tables(search.n_samples)
+        lf, nln, _ = score_tables(search.n_samples)
         self.lf, self.nln = cupy.asarray(lf), cupy.asarray(nln)
         self.rows, self.cols = cupy.asarray(plan.rows), cupy.asarray(plan.cols)
         self.cum, self.first = cupy.asarray(plan.cum), cupy.asarray(plan.first_ct)
@@ -145,7 +145,7 @@ class TensorCoreTiles:
         if search.order >= 4:
             mod.get_function("epi_lower_t3")((blocks, n), (THREADS,), (*args, self.tables[2]))
         cap = min(LAUNCH_TILES, plan.n_tiles) * plan.per_tile
-        self.cand_s = cupy.empty(cap, dtype=cupy.float64)
+        self.cand_s = cupy.empty(cap, dtype=cupy.int64)
         self.cand_c = cupy.empty((cap, self.order), dtype=cupy.uint16)
         self.count = cupy.zeros(1, dtype=cupy.uint32)
 
@@ -155,7 +155,9 @@ class TensorCoreTiles:
 
         return [cupy.asnumpy(t) for t in self.tables]
 
-    def launch(self, block0: int, n_blocks: int, threshold: float):
+    def launch(self, block0: int, n_blocks: int, threshold: int):
+        """Run the tiles and return their candidates through a ``read()`` (the launch and the
+        read are synchronous here)."""
         import cupy
 
         p = self.plan
@@ -166,9 +168,10 @@ class TensorCoreTiles:
             self.bits, np.uint32(self.wstride), np.uint32(self.kw0), np.uint32(self.kw1),
             self.rows, self.cols, self.cum, self.first, np.uint32(p.n_rt), np.uint64(block0),
             t1, t2, t3, np.uint32(self.n0), np.uint32(self.n1), self.lf, self.nln,
-            np.float64(threshold), self.count, self.cand_s, self.cand_c, np.uint32(cap)))
+            np.int64(threshold), self.count, self.cand_s, self.cand_c, np.uint32(cap)))
         k = int(min(int(self.count.get()[0]), cap))
-        return cupy.asnumpy(self.cand_s[:k]), cupy.asnumpy(self.cand_c[:k])
+        out = cupy.asnumpy(self.cand_s[:k]), cupy.asnumpy(self.cand_c[:k])
+        return lambda: out
 
 
 def search_tensor_cores(search, progress=None):
