@@ -85,19 +85,9 @@ inline uint epi_next(uint s[ORDER])
 }
 
 #ifdef EPI_CELL_OUTER
-/* Word w of class c of the suffix cell q (digit of s[j] is (q / 3^(j-1)) % 3, j >= 1). */
-inline word_t epi_suffix_word(__global const word_t *bits, const uint *s, uint q, const uint c,
-                              const uint w, const uint n_words)
-{
-    word_t m = ~(word_t)0;
-    for (uint j = 1u; j < ORDER; j++) {
-        m &= bits[((ulong)(s[j] * 2u + c) * 3u + q % 3u) * n_words + w];
-        q /= 3u;
-    }
-    return m;
-}
-
-/* The score of combination s, one suffix cell at a time. */
+/* The score of combination s, one suffix cell q at a time (digit of s[j], j >= 1, is
+ * (q / 3^(j-1)) % 3). Vectors are addressed by 32-bit word offsets (the host checks that the
+ * bit vectors hold fewer than 2^32 words): fewer registers than pointers. */
 inline epi_long epi_combination_score(__global const word_t *bits, const uint n_words,
                                       const uint *s, __global const epi_long *lf,
                                       __global const epi_long *nln)
@@ -107,12 +97,18 @@ inline epi_long epi_combination_score(__global const word_t *bits, const uint n_
     for (uint q = 0u; q < NP; q++) {
         uint n[2][3] = {{0u, 0u, 0u}, {0u, 0u, 0u}};
         for (uint c = 0u; c < 2u; c++) {
-            __global const word_t *z = bits + (ulong)(s[0] * 2u + c) * 3u * n_words;
+            uint row[ORDER], digits = q; /* word offsets: s[0]'s genotype 0, suffix cells */
+            row[0] = (s[0] * 2u + c) * 3u * n_words;
+            for (uint j = 1u; j < ORDER; j++) {
+                row[j] = ((s[j] * 2u + c) * 3u + digits % 3u) * n_words;
+                digits /= 3u;
+            }
             for (uint w = 0u; w < n_words; w++) {
-                const word_t m = epi_suffix_word(bits, s, q, c, w, n_words);
-                n[c][0] += (uint)popcount(m & z[w]);
-                n[c][1] += (uint)popcount(m & z[n_words + w]);
-                n[c][2] += (uint)popcount(m & z[2u * n_words + w]);
+                word_t m = bits[row[1] + w];
+                for (uint j = 2u; j < ORDER; j++) m &= bits[row[j] + w];
+                n[c][0] += (uint)popcount(m & bits[row[0] + w]);
+                n[c][1] += (uint)popcount(m & bits[row[0] + n_words + w]);
+                n[c][2] += (uint)popcount(m & bits[row[0] + 2u * n_words + w]);
             }
         }
         for (uint v = 0u; v < 3u; v++) epi_acc_cell(&acc, n[1][v], n[0][v], lf, nln);

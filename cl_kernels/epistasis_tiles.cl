@@ -53,7 +53,7 @@ void epi_tiles_search(__global const uint *bits, const uint wstride, const uint 
                       const epi_long threshold, __global uint *count,
                       __global epi_long *cand_score, __global ushort *cand_snps, const uint cap)
 {
-    __local uint ps[2u * EPI_TILE * EPI_TILE];
+    __local EPI_PS_T ps[2u * EPI_TILE * EPI_TILE];
     __local ushort rsnp[EPI_RI * ROW_SNPS], csnp[EPI_CI * COL_SNPS];
     const uint tid = get_local_id(0);
     uint rt, ct;
@@ -71,7 +71,7 @@ void epi_tiles_search(__global const uint *bits, const uint wstride, const uint 
                                           row % EPI_RC, c, w) &
                             epi_item_word(bits, wstride, csnp + ci * COL_SNPS, COL_SNPS,
                                           col % EPI_CC, c, w));
-        ps[e] = sum;
+        ps[e] = (EPI_PS_T)sum;
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     for (uint q = tid; q < EPI_RI * EPI_CI; q += EPI_THREADS)

@@ -20,9 +20,7 @@
  *
  * Build defines: REAL (float or double), TS (tile size of ldl_trailing).
  */
-#ifdef OCLSTAT_REAL_IS_DOUBLE
-#pragma OPENCL EXTENSION cl_khr_fp64 : enable
-#endif
+#include <oclstat/real.clh>
 
 #include <oclstat/bessel_k.clh>
 
@@ -31,24 +29,26 @@
 #define REAL8 REAL8_NAME(REAL)
 
 /* consts[p * 9 + .]: log(variance) + (1 - nu) log 2 - lgamma(nu), sqrt(8 nu) / range, cos and
- * sin of the angle, 1 / anisoRatio, nu, nugget, variance, unused. */
-__kernel void matern_cov(__global const double *coords, __global const double *consts,
+ * sin of the angle, 1 / anisoRatio, nu, nugget, variance, unused (REAL: no fp64 needed in
+ * float). The coordinate difference is rotated anticlockwise by the angle, as geostatsp's
+ * maternAniso: u = cos dx - sin dy, v = (sin dx + cos dy) / anisoRatio, d = |(u, v)|. */
+__kernel void matern_cov(__global const REAL *coords, __global const REAL *consts,
                          const uint n, const uint n_params, __global REAL *out,
                          const int mirror)
 {
     const uint j = get_global_id(0), i = get_global_id(1), p = get_global_id(2);
     if (i >= n || j > i || p >= n_params) return;   /* lower triangle, row i */
-    __global const double *c = consts + 9 * (ulong)p;
-    const double dx = coords[2 * i] - coords[2 * j], dy = coords[2 * i + 1] - coords[2 * j + 1];
-    const double u = c[2] * dx + c[3] * dy;
-    const double v = (c[2] * dy - c[3] * dx) * c[4];
-    const double d = sqrt(u * u + v * v);
+    __global const REAL *c = consts + 9 * (ulong)p;
+    const REAL dx = coords[2 * i] - coords[2 * j], dy = coords[2 * i + 1] - coords[2 * j + 1];
+    const REAL u = c[2] * dx - c[3] * dy;
+    const REAL v = (c[3] * dx + c[2] * dy) * c[4];
+    const REAL d = sqrt(u * u + v * v);
     REAL value;
-    if (d == 0.0) {
-        value = (REAL)(c[7] + (i == j ? c[6] : 0.0));
+    if (d == (REAL)0) {
+        value = c[7] + (i == j ? c[6] : (REAL)0);
     } else {
-        const REAL x = (REAL)(c[1] * d), nu = (REAL)c[5];
-        value = exp((REAL)c[0] + nu * log(x) + oclstat_log_kv(nu, x));
+        const REAL x = c[1] * d, nu = c[5];
+        value = exp(c[0] + nu * log(x) + oclstat_log_kv(nu, x));
     }
     out[(ulong)p * n * n + (ulong)i * n + j] = value;
     if (mirror) out[(ulong)p * n * n + (ulong)j * n + i] = value;

@@ -19,12 +19,17 @@
  * tolerance) are counted in counts[g]. Optionally the statistics (store & 1) and the tables
  * themselves (store & 2) are written for the rounds of this launch.
  *
- * Build defines: REAL (float or double), NC_MAX (largest nc; the remaining column totals live
- * in registers when NC_MAX <= 64, else in the global scratch array `spill`).
+ * Build defines: REAL (float or double), NC_MAX (largest nc). The remaining column totals of
+ * a work-item live in a private array (CPU schedule, NC_MAX <= 64), in local memory
+ * (COLUMN_LOCAL, the GPU schedule: col_local[m * group size + local id], no stack frame), or
+ * in the global scratch array `spill` (NC_MAX > 64).
  */
 #include <oclstat/hypergeometric.clh>
 
-#if NC_MAX <= 64
+#if defined(COLUMN_LOCAL)
+#define COLUMN_LEFT(m) col_local[(m) * get_local_size(0) + get_local_id(0)]
+#define DECLARE_COLUMN_LEFT
+#elif NC_MAX <= 64
 #define COLUMN_LEFT(m) left_in_col[m]
 #define DECLARE_COLUMN_LEFT uint left_in_col[NC_MAX]
 #else
@@ -38,7 +43,8 @@ __kernel void rcont2_count(__global uint *states, const ulong n_items, const ulo
                            __global const uint *cols, __global const long *logfact,
                            const REAL scale, __global const long *threshold,
                            __global ulong *counts, const uint store, __global long *stats,
-                           __global uint *tables, __global uint *spill)
+                           __global uint *tables, __global uint *spill,
+                           __local uint *col_local)
 {
     const ulong g = get_global_id(0);
     if (g >= n_items) return;

@@ -10,7 +10,8 @@
  *                    permutations (the 0/1 label matrix product, expression reused across them).
  *   gsea_rank        one work-group per permutation ranks the genes (descending metric; equal
  *                    values: the larger gene index first) by a bucket count on the metric range
- *                    and exact comparisons inside each bucket: rank[g] and order[r].
+ *                    and exact comparisons inside each bucket: rank[g] and order[r]; it also
+ *                    writes the permutation's weight exponent wexp[p] (below).
  *   gsea_es_pairs    GPUs: one work-group per (pack of sets, permutation); member j of set s
  *                    gets its position among the members from pairwise rank comparisons.
  *   gsea_es_walk     CPUs: one work-item per permutation walks the genes in rank order and
@@ -21,16 +22,23 @@
  *                    sorted observed NES (Broad's FDR numerators) and its max/min (FWER).
  *
  * The metric uses only correctly rounded operations (+ - * / sqrt, contraction off) with sums in
- * sample order, so ranks are the same on every device; ES sums run in a fixed order as well.
+ * sample order, so ranks are the same on every device. The ES sums are exact: a gene's weight
+ * |m|^p becomes the integer round(|m|^p 2^(WEIGHT_BITS - E)), E the binary exponent of the largest weight
+ * of the permutation (wexp[p]; a power-of-two scaling, exact), the running sums are 64-bit
+ * integer sums, and each point of the walk is (hits' weight) / (set's weight) - misses / (N - k)
+ * with correctly rounded divisions: the same ES bit for bit in either ES schedule and on every
+ * device (oclstat/gsea.py computes the observed ES by the same rule).
  *
  * Build defines: REAL (double, or float without fp64), METRIC (0 signal_to_noise, 1 t_test,
  * 2 diff_of_classes, 3 ratio_of_classes, 4 log2_ratio_of_classes; the ranking key of 4 is the
  * ratio, log2 is applied for the weight only), WEIGHT_MODE (0: p = 0, 1: p = 1, 2: p = 2,
  * 3: p = 1.5, 4: pow(|m|, WEIGHT_P)), PPI (permutations per work-item in gsea_metric),
- * NB (buckets in gsea_rank, a multiple of the work-group size), CAP (members per pack).
+ * NB (buckets in gsea_rank, a multiple of the work-group size), WEIGHT_BITS (digits of the
+ * largest fixed-point weight: sums over every gene stay below 2^62).
  */
-#pragma OPENCL EXTENSION cl_khr_fp64 : enable /* the null statistics are kept in double */
+#include <oclstat/real.clh>
 #pragma OPENCL FP_CONTRACT OFF
+
 
 #include <oclstat/mrg31k3p.clh>
 
@@ -134,9 +142,38 @@ inline uint gsea_bucket(const REAL v, const REAL hi, const REAL scale)
     return t >= (REAL)(NB - 1) ? (uint)(NB - 1) : (uint)t;
 }
 
+/* The weight |m|^p of a gene from its ranking key. */
+inline REAL gsea_weight(const REAL k)
+{
+#if METRIC == 4
+    const REAL a = fabs(log2(k));
+#else
+    const REAL a = fabs(k);
+#endif
+#if WEIGHT_MODE == 0
+    (void)a;
+    return (REAL)1;
+#elif WEIGHT_MODE == 1
+    return a;
+#elif WEIGHT_MODE == 2
+    return a * a;
+#elif WEIGHT_MODE == 3
+    return a * sqrt(a);
+#else
+    return pow(a, (REAL)WEIGHT_P);
+#endif
+}
+
+/* The weight of a gene as an exact integer, scaled by 2^(WEIGHT_BITS - wexp). */
+inline long gsea_weight_fixed(const REAL k, const int wexp)
+{
+    return (long)rint(ldexp(gsea_weight(k), WEIGHT_BITS - wexp));
+}
+
 __kernel void gsea_rank(__global const REAL *key, const uint n_genes, __global uint *slots,
-                        __global uint *rank, __global uint *order, __local uint *hist,
-                        __local uint *cursor, __local uint *part, __local REAL *lo_hi)
+                        __global uint *rank, __global uint *order, __global int *wexp,
+                        __local uint *hist, __local uint *cursor, __local uint *part,
+                        __local REAL *lo_hi)
 {
     const uint p = get_group_id(0), lid = get_local_id(0), L = get_local_size(0);
     const ulong base = (ulong)p * n_genes;
@@ -160,6 +197,16 @@ __kernel void gsea_rank(__global const REAL *key, const uint n_genes, __global u
     }
     lo = lo_hi[0];
     hi = lo_hi[1];
+    if (lid == 0) { /* the binary exponent of the largest weight (0 when every weight is 0) */
+#if METRIC == 4
+        const REAL top = fmax(gsea_weight(lo), gsea_weight(hi)); /* |log2| is not monotone */
+#else
+        const REAL top = gsea_weight(fmax(fabs(lo), fabs(hi)));
+#endif
+        int e = 0;
+        if (top > (REAL)0) frexp(top, &e);
+        wexp[p] = e;
+    }
     const REAL spread = (REAL)NB / (hi - lo);  /* all equal, or a denormal range: one bucket */
     const REAL scale = hi > lo && isfinite(spread) ? spread : (REAL)0;
     for (uint g = lid; g < n_genes; g += L) atomic_inc(&hist[gsea_bucket(key[base + g], hi, scale)]);
@@ -208,38 +255,16 @@ __kernel void gsea_rank(__global const REAL *key, const uint n_genes, __global u
 
 /* ------------------------------------------------------------------ enrichment scores */
 
-/* The weight |m|^p of a gene from its ranking key. */
-inline REAL gsea_weight(const REAL k)
-{
-#if METRIC == 4
-    const REAL a = fabs(log2(k));
-#else
-    const REAL a = fabs(k);
-#endif
-#if WEIGHT_MODE == 0
-    (void)a;
-    return (REAL)1;
-#elif WEIGHT_MODE == 1
-    return a;
-#elif WEIGHT_MODE == 2
-    return a * a;
-#elif WEIGHT_MODE == 3
-    return a * sqrt(a);
-#else
-    return pow(a, (REAL)WEIGHT_P);
-#endif
-}
-
 /* The running sum just after (top) and just before (bottom) the hit of a member at position
  * r, with h members and weight c before it, w its own weight, nr the set's total weight and k
- * its size. All weights zero: every member counts 1/k (as fgsea). */
-inline void gsea_hit(const uint r, const uint h, const REAL c, const REAL w, const REAL nr,
+ * its size (weights: exact integers). All weights zero: every member counts 1/k (as fgsea). */
+inline void gsea_hit(const uint r, const uint h, const long c, const long w, const long nr,
                      const uint k, const uint n_genes, REAL *top, REAL *bottom)
 {
     const REAL miss = (REAL)(r - h) / (REAL)(n_genes - k);
-    if (nr > (REAL)0) {
-        *top = (c + w) / nr - miss;
-        *bottom = c / nr - miss;
+    if (nr > 0) {
+        *top = (REAL)(c + w) / (REAL)nr - miss;
+        *bottom = (REAL)c / (REAL)nr - miss;
     } else {
         *top = (REAL)(h + 1u) / (REAL)k - miss;
         *bottom = (REAL)h / (REAL)k - miss;
@@ -253,32 +278,34 @@ inline REAL gsea_pick(const REAL mx, const REAL mn)
 }
 
 __kernel void gsea_es_pairs(__global const REAL *key, __global const uint *rank,
-                            const uint n_genes, __global const uint *pack_begin,
-                            __global const uint *members, __global const uint *member_set,
-                            __global const uint *set_begin, __global const uint *set_size,
-                            __global REAL *es, const uint n_perm, __local uint *lr,
-                            __local REAL *lw, __local REAL *lt, __local REAL *lb)
+                            __global const int *wexp, const uint n_genes,
+                            __global const uint *pack_begin, __global const uint *members,
+                            __global const uint *member_set, __global const uint *set_begin,
+                            __global const uint *set_size, __global REAL *es, const uint n_perm,
+                            __local uint *lr, __local long *lw, __local REAL *lt,
+                            __local REAL *lb)
 {
     const uint pk = get_group_id(0), lid = get_local_id(0), L = get_local_size(0);
     const uint p = get_global_id(1);
     const uint b0 = pack_begin[pk], b1 = pack_begin[pk + 1];
     const ulong base = (ulong)p * n_genes;
+    const int e = wexp[p];
     for (uint j = b0 + lid; j < b1; j += L) {
         const uint g = members[j];
         lr[j - b0] = rank[base + g];
-        lw[j - b0] = gsea_weight(key[base + g]);
+        lw[j - b0] = gsea_weight_fixed(key[base + g], e);
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     for (uint j = b0 + lid; j < b1; j += L) {
         const uint s = member_set[j], o = set_begin[s] - b0, k = set_size[s];
         const uint r = lr[j - b0];
-        REAL c = (REAL)0, nr = (REAL)0;
+        long c = 0, nr = 0;
         uint h = 0u;
         for (uint l = o; l < o + k; l++) {
-            const REAL w = lw[l];
+            const long w = lw[l];
             const int before = lr[l] < r;
             nr += w;
-            c += before ? w : (REAL)0;
+            c += before ? w : 0;
             h += before;
         }
         REAL top, bottom;
@@ -300,22 +327,24 @@ __kernel void gsea_es_pairs(__global const REAL *key, __global const uint *rank,
     }
 }
 
-/* scratch: per permutation 4 * n_sets REALs (total weight, weight so far, max, min) and
- * n_sets uints (hits so far). */
+/* scratch: per permutation 2 * n_sets REALs (max, min) and 2 * n_sets longs (total weight,
+ * weight so far); hits: n_sets uints (hits so far). */
 __kernel void gsea_es_walk(__global const REAL *key, __global const uint *order,
-                           const uint n_genes, __global const uint *gene_ptr,
-                           __global const uint *gene_sets, __global const uint *set_size,
-                           const uint n_sets, __global REAL *scratch, __global uint *hits,
+                           __global const int *wexp, const uint n_genes,
+                           __global const uint *gene_ptr, __global const uint *gene_sets,
+                           __global const uint *set_size, const uint n_sets,
+                           __global REAL *scratch, __global long *sums, __global uint *hits,
                            __global REAL *es, const uint n_perm)
 {
     const uint p = get_global_id(0);
     if (p >= n_perm) return;
     const ulong base = (ulong)p * n_genes;
-    __global REAL *nr = scratch + (ulong)p * 4 * n_sets;
-    __global REAL *cw = nr + n_sets, *mx = cw + n_sets, *mn = mx + n_sets;
+    const int e = wexp[p];
+    __global REAL *mx = scratch + (ulong)p * 2 * n_sets, *mn = mx + n_sets;
+    __global long *nr = sums + (ulong)p * 2 * n_sets, *cw = nr + n_sets;
     __global uint *hit = hits + (ulong)p * n_sets;
     for (uint s = 0; s < n_sets; s++) {
-        nr[s] = cw[s] = (REAL)0;
+        nr[s] = cw[s] = 0;
         mx[s] = -INFINITY;
         mn[s] = INFINITY;
         hit[s] = 0u;
@@ -323,16 +352,16 @@ __kernel void gsea_es_walk(__global const REAL *key, __global const uint *order,
     for (uint g = 0; g < n_genes; g++) {
         const uint e0 = gene_ptr[g], e1 = gene_ptr[g + 1];
         if (e0 == e1) continue;
-        const REAL w = gsea_weight(key[base + g]);
-        for (uint e = e0; e < e1; e++) nr[gene_sets[e]] += w;
+        const long w = gsea_weight_fixed(key[base + g], e);
+        for (uint i = e0; i < e1; i++) nr[gene_sets[i]] += w;
     }
     for (uint q = 0; q < n_genes; q++) {
         const uint g = order[base + q];
         const uint e0 = gene_ptr[g], e1 = gene_ptr[g + 1];
         if (e0 == e1) continue;
-        const REAL w = gsea_weight(key[base + g]);
-        for (uint e = e0; e < e1; e++) {
-            const uint s = gene_sets[e];
+        const long w = gsea_weight_fixed(key[base + g], e);
+        for (uint i = e0; i < e1; i++) {
+            const uint s = gene_sets[i];
             REAL top, bottom;
             gsea_hit(q, hit[s], cw[s], w, nr[s], set_size[s], n_genes, &top, &bottom);
             mx[s] = top > mx[s] ? top : mx[s];
@@ -352,17 +381,17 @@ __kernel void gsea_es_walk(__global const REAL *key, __global const uint *order,
  * on how permutations are grouped into batches, tasks or devices, so every split gives the
  * same NES bit for bit (|ES| <= 1: no overflow below 2^31 permutations). */
 __kernel void gsea_set_stats(__global const REAL *es, const uint n_perm, const uint n_sets,
-                             __global const double *es_obs, __global long *stats)
+                             __global const REAL *es_obs, __global long *stats)
 {
     const uint s = get_global_id(0);
     if (s >= n_sets) return;
-    const REAL obs = (REAL)es_obs[s];
-    const int positive = es_obs[s] >= 0.0;
+    const REAL obs = es_obs[s];
+    const int positive = obs >= (REAL)0;
     long np = 0, sp = 0, nn = 0, sn = 0, ext = 0;
     __global const REAL *row = es + (ulong)s * n_perm;
     for (uint p = 0; p < n_perm; p++) {
         const REAL e = row[p];
-        const long fixed = (long)rint((double)e * 4294967296.0);
+        const long fixed = (long)rint(ldexp(e, 32)); /* exact: |e| <= 1 */
         if (e >= (REAL)0) { np += 1; sp += fixed; }
         else { nn += 1; sn += fixed; }
         ext += positive ? (e >= obs) : (e <= obs);
@@ -375,7 +404,7 @@ __kernel void gsea_set_stats(__global const REAL *es, const uint n_perm, const u
 }
 
 /* Number of the n ascending values a[] that are <= v (upper bound). */
-inline uint gsea_upper(__global const double *a, const uint n, const double v)
+inline uint gsea_upper(__global const REAL *a, const uint n, const REAL v)
 {
     uint lo = 0u, hi = n;
     while (lo < hi) {
@@ -386,7 +415,7 @@ inline uint gsea_upper(__global const double *a, const uint n, const double v)
 }
 
 /* Number of the n ascending values a[] that are < v (lower bound). */
-inline uint gsea_lower(__global const double *a, const uint n, const double v)
+inline uint gsea_lower(__global const REAL *a, const uint n, const REAL v)
 {
     uint lo = 0u, hi = n;
     while (lo < hi) {
@@ -402,23 +431,23 @@ inline uint gsea_lower(__global const double *a, const uint n, const double v)
  * negative NES < it. extremes[2p], [2p+1]: the largest null NES (at least 0) and the smallest
  * (at most 0) over the sets of permutation p. */
 __kernel void gsea_null_counts(__global const REAL *es, const uint n_perm, const uint n_sets,
-                               __global const double *pos_mean, __global const double *neg_mean,
-                               __global const double *obs_pos, const uint n_obs_pos,
-                               __global const double *obs_neg, const uint n_obs_neg,
+                               __global const REAL *pos_mean, __global const REAL *neg_mean,
+                               __global const REAL *obs_pos, const uint n_obs_pos,
+                               __global const REAL *obs_neg, const uint n_obs_neg,
                                __global uint *hist_pos, __global uint *hist_neg,
-                               __global double *extremes)
+                               __global REAL *extremes)
 {
     const uint p = get_global_id(0);
     if (p >= n_perm) return;
-    double hi = 0.0, lo = 0.0;
+    REAL hi = (REAL)0, lo = (REAL)0;
     for (uint s = 0; s < n_sets; s++) {
-        const double e = (double)es[(ulong)s * n_perm + p];
-        if (e >= 0.0) {
-            const double v = e / pos_mean[s];
+        const REAL e = es[(ulong)s * n_perm + p];
+        if (e >= (REAL)0) {
+            const REAL v = e / pos_mean[s];
             hi = v > hi ? v : hi;
             atomic_inc(&hist_pos[gsea_upper(obs_pos, n_obs_pos, v)]);
         } else {
-            const double v = e / neg_mean[s];
+            const REAL v = e / neg_mean[s];
             lo = v < lo ? v : lo;
             atomic_inc(&hist_neg[gsea_lower(obs_neg, n_obs_neg, v)]);
         }

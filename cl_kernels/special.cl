@@ -2,9 +2,7 @@
  * Special functions evaluated element-wise (oclstat.special): K_nu(x) and log K_nu(x).
  * Build defines: REAL (float or double).
  */
-#ifdef OCLSTAT_REAL_IS_DOUBLE
-#pragma OPENCL EXTENSION cl_khr_fp64 : enable
-#endif
+#include <oclstat/real.clh>
 
 #include <oclstat/bessel_k.clh>
 

@@ -164,6 +164,9 @@ class OpenCLTiles:
     """The tiled search on an OpenCL runtime (popcount products): ``launch`` for
     :func:`run_tiled`. The lower-order tables are built on the device at construction."""
 
+    #: Local memory of epi_tiles_search (products, item lists), by product type.
+    LOCAL_BYTES = {2: 2 * TILE * TILE * 2 + 2 * TILE * 2, 4: 2 * TILE * TILE * 4 + 2 * TILE * 2}
+
     def __init__(self, rt, search, plan: TilePlan):
         from .epistasis import Candidates, score_tables
 
@@ -171,6 +174,8 @@ class OpenCLTiles:
         bits, self.kw0, self.kw1, self.n0, self.n1 = tile_bits(search)
         self.wstride = bits.shape[3]
         defines = {**plan.defines(), "SCORE": ("k2", "mi").index(search.score)}
+        if max(self.n0, self.n1) < 1 << 16:
+            defines["EPI_PS_USHORT"] = 1         # 16 KiB of products per tile, not 32
         self.kernel = rt.kernel("epistasis_tiles.cl", "epi_tiles_search", defines)
         self.bits = rt.to_device(bits, writable=False)
         lf, nln, _ = score_tables(search.n_samples)
@@ -216,6 +221,18 @@ class OpenCLTiles:
                           np.int64(threshold), cands.count, cands.scores, cands.snps,
                           np.uint32(n_blocks * p.per_tile), local_size=THREADS)
         return lambda: cands.read(after=event)
+
+
+def tiles_fit(rt, search) -> bool:
+    """Whether the tiled search can run on ``rt``: complete genotypes, lower-order tables that
+    fit the device, and the tile's local memory."""
+    if not search.complete:
+        return False
+    words = lower_table_words(search.n_snps, search.order)
+    product = 2 if search.n_samples < 1 << 16 else 4
+    return (4 * max(words) <= rt.info.max_alloc
+            and 4 * sum(words) <= rt.info.global_mem // 4
+            and OpenCLTiles.LOCAL_BYTES[product] <= rt.local_mem)
 
 
 def search_tiles(rt, search, progress=None):

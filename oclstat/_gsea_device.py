@@ -26,6 +26,7 @@ import numpy as np
 
 from . import random as _random
 from ._progress import Progress
+from .gsea import weight_bits
 
 _U32, _U64 = np.uint32, np.uint64
 _METRIC_CODE = {
@@ -65,7 +66,6 @@ class _Plan:
 
     def __init__(self, rt, values, mask, sets, metric, weight, n_perm, dtype, schedule):
         self.rt = rt
-        rt.require_fp64("gsea (its null statistics are accumulated in double)")
         real = np.dtype(dtype)
         self.real = real
         mode, wp = _weight_mode(weight)
@@ -76,6 +76,7 @@ class _Plan:
             "WEIGHT_P": wp,
             "PPI": PPI,
             "NB": NB,
+            "WEIGHT_BITS": weight_bits(values.shape[0]),
         }
         self.n_genes, self.n = values.shape
         self.n_a = int(mask.sum())
@@ -100,16 +101,16 @@ class _Plan:
     def _choose(self, schedule, sets) -> str:
         largest = max(s.size for s in sets)
         self.cap = max(CAP_MIN, largest)
-        local_bytes = self.cap * (4 + 3 * self.real.itemsize)
-        fits = local_bytes <= self.rt.device.local_mem_size - 1024
+        local_bytes = self.cap * (4 + 8 + 2 * self.real.itemsize)
+        fits = local_bytes <= self.rt.local_mem - 1024
         if schedule is None:
-            return "walk" if self.rt.is_cpu or not fits else "pairs"
+            return "pairs" if self.rt.gpu_schedule and fits else "walk"
         if schedule not in ("walk", "pairs"):
             raise ValueError(f"schedule must be None, 'walk' or 'pairs', got {schedule!r}")
         if schedule == "pairs" and not fits:
             raise ValueError(
                 f"schedule 'pairs' needs {local_bytes} bytes of local memory for a set of "
-                f"{largest} genes; the device has {self.rt.device.local_mem_size}; use 'walk'"
+                f"{largest} genes; the device has {self.rt.local_mem}; use 'walk'"
             )
         return schedule
 
@@ -149,10 +150,10 @@ class _Plan:
         r = self.real.itemsize
         per_perm = self.n_genes * (r + 12) + self.n_words * 4 + self.n_sets * r
         if self.schedule == "walk":
-            per_perm += self.n_sets * (4 * r + 4)
+            per_perm += self.n_sets * (2 * r + 16 + 4)
         limit = self.rt.max_items(per_perm, fraction=0.25)
         by_buffer = self.rt.info.max_alloc // max(self.n_genes * max(r, 4), self.n_sets * r)
-        cap = 4096 if self.rt.is_cpu else 32768
+        cap = 32768 if self.rt.gpu_schedule else 4096
         size = max(PPI, min(self.n_perm, limit, by_buffer, cap))
         return -(-size // PPI) * PPI
 
@@ -162,11 +163,7 @@ class _Plan:
         return self.rt.kernel("gsea.cl", name, self.defines)
 
     def local(self, name, most: int) -> int:
-        import pyopencl as cl
-
-        k = self.kernel(name)
-        wg = k.get_work_group_info(cl.kernel_work_group_info.WORK_GROUP_SIZE, self.rt.device)
-        return _pow2_at_most(min(most, wg))
+        return _pow2_at_most(min(most, self.rt.kernel_group_size(self.kernel(name))))
 
     def allocate(self) -> None:
         rt, pb, g, r = self.rt, self.batch, self.n_genes, self.real.itemsize
@@ -175,39 +172,41 @@ class _Plan:
         self.rank = rt.empty(pb * g * 4)
         self.order = rt.empty(pb * g * 4)
         self.slots = rt.empty(pb * g * 4)
+        self.wexp = rt.empty(pb * 4)
         self.stats = rt.empty(self.n_sets * 5 * 8)
         if self.schedule == "walk":
-            self.scratch = rt.empty(pb * self.n_sets * 4 * r)
+            self.scratch = rt.empty(pb * self.n_sets * 2 * r)
+            self.sums = rt.empty(pb * self.n_sets * 2 * 8)
             self.hits = rt.empty(pb * self.n_sets * 4)
 
     def run_batch(self, states, first: int, count: int, es_buf) -> None:
         """Permutations first .. first + count - 1 into ``es_buf`` (sets x count)."""
-        import pyopencl as cl
-
         rt, g = self.rt, self.n_genes
+        local = rt.local_memory
         rt.launch(self.kernel("gsea_labels"), count, states, _U64(first), _U32(self.n),
                   _U32(self.n_a), _U32(self.n_words), self.labels, _U32(count))
-        lg = 64 if rt.is_cpu else 128
+        lg = 128 if rt.gpu_schedule else 64
         rt.launch_nd(self.kernel("gsea_metric"), (g, -(-count // PPI)), (lg, 1), self.xt,
                      self.centre, self.labels, _U32(g), _U32(self.n), _U32(self.n_a),
                      _U32(self.n_words), _U32(count), self.key)
         lr = min(self.local("gsea_rank", 256), NB)
         rt.launch_nd(self.kernel("gsea_rank"), (count * lr,), (lr,), self.key, _U32(g),
-                     self.slots, self.rank, self.order, cl.LocalMemory(4 * NB),
-                     cl.LocalMemory(4 * NB), cl.LocalMemory(4 * lr),
-                     cl.LocalMemory(2 * lr * self.real.itemsize))
+                     self.slots, self.rank, self.order, self.wexp, local(4 * NB),
+                     local(4 * NB), local(4 * lr),
+                     local(2 * lr * self.real.itemsize))
         if self.schedule == "pairs":
-            lp = self.local("gsea_es_pairs", 64 if rt.is_cpu else 256)
+            lp = self.local("gsea_es_pairs", 256 if rt.gpu_schedule else 64)
             rs = self.real.itemsize
             rt.launch_nd(self.kernel("gsea_es_pairs"), (self.n_packs * lp, count), (lp, 1),
-                         self.key, self.rank, _U32(g), self.pack_begin, self.members,
-                         self.member_set, self.set_begin, self.set_size, es_buf, _U32(count),
-                         cl.LocalMemory(4 * self.cap), cl.LocalMemory(rs * self.cap),
-                         cl.LocalMemory(rs * self.cap), cl.LocalMemory(rs * self.cap))
+                         self.key, self.rank, self.wexp, _U32(g), self.pack_begin,
+                         self.members, self.member_set, self.set_begin, self.set_size, es_buf,
+                         _U32(count), local(4 * self.cap), local(8 * self.cap),
+                         local(rs * self.cap), local(rs * self.cap))
         else:
-            rt.launch(self.kernel("gsea_es_walk"), count, self.key, self.order, _U32(g),
-                      self.gene_ptr, self.gene_sets, self.set_size, _U32(self.n_sets),
-                      self.scratch, self.hits, es_buf, _U32(count))
+            rt.launch(self.kernel("gsea_es_walk"), count, self.key, self.order, self.wexp,
+                      _U32(g), self.gene_ptr, self.gene_sets, self.set_size,
+                      _U32(self.n_sets), self.scratch, self.sums, self.hits, es_buf,
+                      _U32(count))
 
 
 FIXED = 2.0**32   # scale of the fixed-point ES sums (see gsea_set_stats)
@@ -257,14 +256,15 @@ class NullCounter:
         self.hp = np.empty(self.obs_pos.size + 1, dtype=_U32)
         self.hn = np.empty(self.obs_neg.size + 1, dtype=_U32)
         self.hp_buf, self.hn_buf = rt.empty(self.hp.nbytes), rt.empty(self.hn.nbytes)
-        self.args = [rt.to_device(pos_mean, writable=False),
-                     rt.to_device(neg_mean, writable=False),
-                     rt.to_device(self.obs_pos if self.obs_pos.size else np.zeros(1),
-                                  writable=False), _U32(self.obs_pos.size),
-                     rt.to_device(self.obs_neg if self.obs_neg.size else np.zeros(1),
-                                  writable=False), _U32(self.obs_neg.size),
-                     self.hp_buf, self.hn_buf]
-        self.ext_buf = rt.empty(plan.batch * 16)
+        real = plan.real
+
+        def dev(a):
+            return rt.to_device(np.ascontiguousarray(a if a.size else np.zeros(1), dtype=real),
+                                writable=False)
+
+        self.args = [dev(pos_mean), dev(neg_mean), dev(self.obs_pos), _U32(self.obs_pos.size),
+                     dev(self.obs_neg), _U32(self.obs_neg.size), self.hp_buf, self.hn_buf]
+        self.ext_buf = rt.empty(plan.batch * 2 * real.itemsize)
 
     def count(self, es_buf, count):
         """(hist_pos int64, hist_neg int64, extremes (count, 2)) of one batch's ES table."""
@@ -275,9 +275,9 @@ class NullCounter:
                   _U32(self.plan.n_sets), *self.args, self.ext_buf)
         rt.read(self.hp_buf, self.hp)
         rt.read(self.hn_buf, self.hn)
-        part = np.empty((count, 2))
+        part = np.empty((count, 2), dtype=self.plan.real)
         rt.read(self.ext_buf, part)
-        return self.hp.astype(np.int64), self.hn.astype(np.int64), part
+        return self.hp.astype(np.int64), self.hn.astype(np.int64), part.astype(np.float64)
 
 
 def null_statistics(rt, values, mask, sets, es_obs, *, metric, weight, n_perm, seed, dtype,
@@ -296,7 +296,7 @@ def null_statistics(rt, values, mask, sets, es_obs, *, metric, weight, n_perm, s
     if return_null and n_sets * n_perm * 8 > MAX_RETURNED_TABLE:
         raise ValueError(f"return_null=True would bring back {n_sets} x {n_perm} null ES; "
                          "use it for smaller runs")
-    es_obs_buf = rt.to_device(np.ascontiguousarray(es_obs, dtype=np.float64), writable=False)
+    es_obs_buf = rt.to_device(np.ascontiguousarray(es_obs, dtype=plan.real), writable=False)
     totals = np.zeros((n_sets, 5), dtype=np.int64)
     kept, table = [], (np.empty((n_sets, n_perm)) if return_null else None)
     scratch_es = None if keep else rt.empty(n_sets * plan.batch * r)

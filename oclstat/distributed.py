@@ -197,7 +197,7 @@ def _gsea_stats_task(inputs, es_obs, seed, first, count):
     plan = _gsea_plan(inputs, count)
     rt = plan.rt
     states = rt.to_device(_gd.task_states(seed, first, count))
-    es_obs_buf = rt.to_device(np.ascontiguousarray(es_obs, dtype=np.float64), writable=False)
+    es_obs_buf = rt.to_device(np.ascontiguousarray(es_obs, dtype=plan.real), writable=False)
     es_buf = rt.empty(plan.n_sets * plan.batch * plan.real.itemsize)
     totals = np.zeros((plan.n_sets, 5), dtype=np.int64)
     for f, c in _gsea_batches(plan, count):

@@ -397,6 +397,10 @@ def prepare(genotypes, phenotype=None, *, order=4, score="k2", top=10, snps=None
     if n_snps > MAX_SNPS:
         raise ValueError(f"at most {MAX_SNPS} SNPs per search, got {n_snps}; use snps=")
     bits, n_words = encode_bits(g, y)
+    if bits.size >= 2**32:
+        raise ValueError(f"{n_snps} SNPs x {g.shape[1]} samples make {bits.nbytes / 2**30:.0f} "
+                         "GiB of bit vectors; the kernels address at most 2^32 words: search "
+                         "fewer SNPs at a time (snps=)")
     return Search(bits, n_words, n_snps, g.shape[1], order, score, top, bool((g >= 0).all()),
                   names, index_map)
 
@@ -436,18 +440,6 @@ def _runtimes(device, devices):
     return [get_runtime(d) for d in items]
 
 
-def _use_tiles(rt, search: Search) -> bool:
-    """The GPU schedule's OpenCL path: the tiled search (the CUDA path's twin) when the data is
-    complete and its lower-order tables fit the device; else the bit-vector search."""
-    from ._epi_tiles import lower_table_words
-
-    if not (rt.gpu_schedule and search.complete):
-        return False
-    words = lower_table_words(search.n_snps, search.order)
-    return (4 * max(words) <= rt.info.max_alloc
-            and 4 * sum(words) <= rt.info.global_mem // 4)
-
-
 def epistasis(genotypes, phenotype=None, *, order: int = 4, score: str = "k2", top: int = 10,
               snps=None, backend: str = "auto", device=None, client=None, progress=None,
               devices=None):
@@ -459,8 +451,8 @@ def epistasis(genotypes, phenotype=None, *, order: int = 4, score: str = "k2", t
     names). ``device``: None (the default device), one device, or a list of devices (indices,
     names or runtimes) that share the work dynamically (``devices=`` is the deprecated name).
     ``client``: a ``dask.distributed.Client`` (or :class:`oclstat.distributed.LocalDevices`) to
-    cut the search into tasks (same result). ``backend``: "opencl" (bit vectors and popcount;
-    in a GPU schedule the tiled search when the genotypes are complete), "cuda" (the tile
+    cut the search into tasks (same result). ``backend``: "opencl" (bit vectors and popcount,
+    in the device's schedule: cell by cell on GPUs, word by word on CPUs), "cuda" (the tile
     products on NVIDIA binary tensor cores, :mod:`oclstat.cuda`: needs CuPy, compute capability
     8.0+, complete genotypes, one GPU) or "auto" ("cuda" when it can run, else "opencl"); every
     backend gives the same result. Returns a DataFrame, best first: ``snp1..snpk`` (indices
@@ -485,8 +477,4 @@ def epistasis(genotypes, phenotype=None, *, order: int = 4, score: str = "k2", t
 
         return search.frame(epistasis_on(client, search, progress=progress))
     runtimes = runtimes or [get_runtime(None)]
-    if len(runtimes) == 1 and _use_tiles(runtimes[0], search):
-        from ._epi_tiles import search_tiles
-
-        return search.frame(search_tiles(runtimes[0], search, progress))
     return search.frame(search.run(runtimes, progress=progress))

@@ -4,8 +4,10 @@ Re-creates gpuRandom's ``maternBatch``, ``cholBatch`` and ``multiplyLowerDiagona
 exact simulation of Gaussian random fields (simulate_fields = all three plus normal draws).
 
 **Matérn** (geostatsp's parametrisation; one row of ``params`` per parameter set, columns
-:data:`PARAM_COLUMNS`): coordinates differences are rotated by ``anisoAngleRadians`` and the
-second axis divided by ``anisoRatio``; with d that distance and x = sqrt(8 nu) d / range,
+:data:`PARAM_COLUMNS`): the difference (dx, dy) of two points is rotated anticlockwise by
+``anisoAngleRadians`` = θ and the second axis divided by ``anisoRatio``, as geostatsp's
+``maternAniso``: u = cos θ dx - sin θ dy, v = (sin θ dx + cos θ dy) / anisoRatio,
+d = sqrt(u² + v²); with x = sqrt(8 nu) d / range,
 
     C(d) = variance 2^(1 - nu) / Gamma(nu) x^nu K_nu(x),   C(0) = variance,
 
@@ -33,7 +35,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import random as _random
-from ._runtime import get_runtime
+from ._runtime import DeviceCapabilityError, get_runtime
 from ._validation import as_int
 
 __all__ = [
@@ -124,13 +126,26 @@ def _constants(p: np.ndarray) -> np.ndarray:
     return out
 
 
+def _matrix_chunks(rt, n_mat: int, per_matrix: int, what: str) -> list[tuple[int, int]]:
+    """Ranges of matrices to process at a time: each buffer of a chunk (``per_matrix`` bytes
+    per matrix) fits one allocation, and a chunk's buffers at most 40% of the device memory."""
+    if per_matrix > rt.info.max_alloc:
+        raise DeviceCapabilityError(
+            f"{what}: one matrix needs {per_matrix / 2**30:.2f} GiB, more than the largest "
+            f"allocation of {rt.info.label} ({rt.info.max_alloc / 2**30:.2f} GiB); use fewer "
+            "points or a device with more memory")
+    step = max(1, min(rt.info.max_alloc // per_matrix,
+                      int(0.4 * rt.info.global_mem) // (3 * per_matrix)))
+    return [(a, min(n_mat, a + step)) for a in range(0, n_mat, step)]
+
+
 def _matern_buffer(rt, coords, p, dtype, mirror=True):
     dt, defines = _real(dtype, rt)
     n, m = coords.shape[0], p.shape[0]
     buf = rt.empty(m * n * n * dt.itemsize)
     kernel = rt.kernel("fields.cl", "matern_cov", {**defines, "TS": TILE})
-    c_buf = rt.to_device(coords, writable=False)
-    k_buf = rt.to_device(_constants(p), writable=False)
+    c_buf = rt.to_device(coords.astype(dt), writable=False)
+    k_buf = rt.to_device(_constants(p).astype(dt), writable=False)
     ls = (8, 8, 1)
     rt.launch_nd(kernel, (n, n, m), ls, c_buf, k_buf, np.uint32(n), np.uint32(m), buf,
                  np.int32(mirror))
@@ -143,9 +158,10 @@ def matern_cov(coords, params, *, dtype=np.float64, device=None) -> np.ndarray:
     coords, p = _as_coords(coords), _as_params(params)
     rt = get_runtime(device)
     dt = np.dtype(dtype)
-    buf = _matern_buffer(rt, coords, p, dt)
-    out = np.empty((p.shape[0], coords.shape[0], coords.shape[0]), dtype=dt)
-    rt.read(buf, out)
+    n = coords.shape[0]
+    out = np.empty((p.shape[0], n, n), dtype=dt)
+    for a, b in _matrix_chunks(rt, p.shape[0], n * n * dt.itemsize, "matern_cov"):
+        rt.read(_matern_buffer(rt, coords, p[a:b], dt), out[a:b])
     return out
 
 
@@ -179,7 +195,7 @@ def _ldl_on_device(rt, buf, n, n_mat, dt, defines):
     bad = np.full(n_mat, -1, dtype=np.int32)
     bad_buf = rt.to_device(bad)
     defs = {**defines, "TS": TILE}
-    mode = TRAILING or ("outer" if rt.is_cpu else "tiles")
+    mode = TRAILING or ("tiles" if rt.gpu_schedule else "outer")
     if mode not in ("outer", "tiles"):
         raise ValueError(f"TRAILING must be None, 'outer' or 'tiles', got {mode!r}")
     stride = -(-max(1, n - min(n, BLOCK)) // 8) * 8 + 8
@@ -187,7 +203,7 @@ def _ldl_on_device(rt, buf, n, n_mat, dt, defines):
     k_diag = rt.kernel("fields.cl", "ldl_diag_block", defs)
     k_rows = rt.kernel("fields.cl", "ldl_panel_rows", defs)
     k_trail = rt.kernel("fields.cl", "ldl_trailing", defs)
-    wg = 64 if rt.is_cpu else 128
+    wg = 128 if rt.gpu_schedule else 64
     for k0 in range(0, n, BLOCK):
         k1 = min(n, k0 + BLOCK)
         rt.launch_nd(k_diag, (n_mat * wg,), (wg,), buf, d_buf, np.uint32(n), np.uint32(k0),
@@ -236,14 +252,16 @@ def _factor(a, dtype, device, mode):
     _, defines = _real(dt, rt)
     n_mat, n = arr.shape[0], arr.shape[1]
     host = np.ascontiguousarray(arr, dtype=dt)
-    buf = rt.to_device(host)
-    d_buf, bad = _ldl_on_device(rt, buf, n, n_mat, dt, defines)
-    _raise_if_not_pd(bad)
-    _finalize(rt, defines, buf, d_buf, n, n_mat, mode)
     out = np.empty_like(host)
     d = np.empty((n_mat, n), dtype=dt)
-    rt.read(buf, out)
-    rt.read(d_buf, d)
+    bad = np.full(n_mat, -1, dtype=np.int32)
+    for a, b in _matrix_chunks(rt, n_mat, n * n * dt.itemsize, "the factorisation"):
+        buf = rt.to_device(host[a:b])
+        d_buf, bad[a:b] = _ldl_on_device(rt, buf, n, b - a, dt, defines)
+        _finalize(rt, defines, buf, d_buf, n, b - a, mode)
+        rt.read(buf, out[a:b])
+        rt.read(d_buf, d[a:b])
+    _raise_if_not_pd(bad)
     return out, d
 
 
@@ -300,11 +318,15 @@ def multiply_lower_diag(L, D, Z, *, transform: str = "sqrt", device=None) -> np.
     rt = get_runtime(device)
     dt = np.dtype(np.float32) if low.dtype == np.float32 else np.dtype(np.float64)
     _, defines = _real(dt, rt)
-    out = np.empty((b, z.shape[1], n), dtype=dt)
-    bufs = [rt.to_device(np.ascontiguousarray(x, dtype=dt), writable=False) for x in (low, d, z)]
-    o_buf = rt.empty(max(1, out.nbytes))
-    _lower_times(rt, defines, *bufs, o_buf, n, z.shape[1], b, _TRANSFORMS[transform])
-    rt.read(o_buf, out)
+    n_sim = z.shape[1]
+    out = np.empty((b, n_sim, n), dtype=dt)
+    per = max(n * n, n_sim * n) * dt.itemsize
+    for a, e in _matrix_chunks(rt, b, per, "multiply_lower_diag"):
+        bufs = [rt.to_device(np.ascontiguousarray(x[a:e], dtype=dt), writable=False)
+                for x in (low, d, z)]
+        o_buf = rt.empty(out[a:e].nbytes)
+        _lower_times(rt, defines, *bufs, o_buf, n, n_sim, e - a, _TRANSFORMS[transform])
+        rt.read(o_buf, out[a:e])
     return out
 
 
@@ -324,16 +346,19 @@ def simulate_fields(coords, params, n_sim: int, *, seed=None, dtype=np.float64,
     rt = get_runtime(device)
     dt, defines = _real(dtype, rt)
     n, m = coords.shape[0], p.shape[0]
-    cov = _matern_buffer(rt, coords, p, dt, mirror=False)   # LDL reads the lower triangle
-    d_buf, bad = _ldl_on_device(rt, cov, n, m, dt, defines)
-    _raise_if_not_pd(bad, "the covariance of params row")
-    _finalize(rt, defines, cov, d_buf, n, m, 0)
     z = _random.normal((m, n_sim, n), seed=seed, dtype=dt, device=rt)
-    z_buf = rt.to_device(np.ascontiguousarray(z), writable=False)
     out = np.empty((m, n_sim, n), dtype=dt)
-    o_buf = rt.empty(out.nbytes)
-    _lower_times(rt, defines, cov, d_buf, z_buf, o_buf, n, n_sim, m, 0)
-    rt.read(o_buf, out)
+    per = max(n * n, n_sim * n) * dt.itemsize
+    for a, b in _matrix_chunks(rt, m, per, "simulate_fields"):
+        cov = _matern_buffer(rt, coords, p[a:b], dt, mirror=False)  # LDL reads the lower part
+        d_buf, bad = _ldl_on_device(rt, cov, n, b - a, dt, defines)
+        if (bad >= 0).any():
+            _raise_if_not_pd(np.r_[np.full(a, -1), bad], "the covariance of params row")
+        _finalize(rt, defines, cov, d_buf, n, b - a, 0)
+        z_buf = rt.to_device(np.ascontiguousarray(z[a:b]), writable=False)
+        o_buf = rt.empty(out[a:b].nbytes)
+        _lower_times(rt, defines, cov, d_buf, z_buf, o_buf, n, n_sim, b - a, 0)
+        rt.read(o_buf, out[a:b])
     return out
 
 

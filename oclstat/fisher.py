@@ -238,8 +238,16 @@ def _run_rcont2(rt, margins: list[_Margins], thresholds: np.ndarray, n_resamples
 
     defines = rt.real_defines(dtype)
     defines["NC_MAX"] = str(nc_max)
+    group = None
+    if rt.gpu_schedule and nc_max <= 64:      # column totals in local memory, not a stack
+        defines["COLUMN_LOCAL"] = "1"
     options = () if dtype == np.float64 else ("-cl-fp32-correctly-rounded-divide-sqrt",)
     kernel = rt.kernel("fisher.cl", "rcont2_count", defines, options)
+    if "COLUMN_LOCAL" in defines:
+        group = rt.local_size(kernel)
+        while group > 1 and group * nc_max * 4 > rt.local_mem:
+            group //= 2
+    col_local = rt.local_memory(4 * nc_max * (group or 1))
 
     states, user_streams = ocr.stream_buffer(rt, n_items, seed=seed, streams=streams)
     d_dims = rt.to_device(dims, writable=False)
@@ -274,7 +282,7 @@ def _run_rcont2(rt, margins: list[_Margins], thresholds: np.ndarray, n_resamples
             rt.launch(kernel, n_items, states, _U64(n_items), _U64(per_table),
                       _U64(n_resamples), _U64(round0), _U64(n_rounds), d_dims,
                       _U64(nr_max), d_rows, d_cols, d_logfact, scale, d_threshold, d_counts,
-                      store, d_stats, d_tables, spill)
+                      store, d_stats, d_tables, spill, col_local, local_size=group)
             b0 = round0 * per_table
             b1 = min(n_resamples, (round0 + n_rounds) * per_table)
             if store_stats:

@@ -52,7 +52,7 @@ import numpy as np
 import pandas as pd
 
 from . import io as _io
-from ._validation import as_int
+from ._validation import as_float_dtype, as_int
 
 __all__ = ["GseaResult", "gsea", "METRICS", "ranking_metric", "enrichment_score"]
 
@@ -111,25 +111,59 @@ def _order(key: np.ndarray) -> np.ndarray:
     return np.lexsort((-idx, -key))
 
 
+def weight_bits(n_genes: int) -> int:
+    """Binary digits of the largest gene weight in the exact ES sums (cl_kernels/gsea.cl's
+    WEIGHT_BITS): as many as keep a sum over all genes below 2^62, at most 52."""
+    return int(min(52, 62 - max(1, int(n_genes)).bit_length()))
+
+
+def gene_weights(metric: np.ndarray, weight: float) -> np.ndarray:
+    """|m|^p of every gene, as the device computes it (p = 1.5: |m| sqrt(|m|))."""
+    a = np.abs(np.asarray(metric, dtype=np.float64))
+    if weight == 0:
+        return np.ones_like(a)
+    if weight == 1:
+        return a
+    if weight == 2:
+        return a * a
+    if weight == 1.5:
+        return a * np.sqrt(a)
+    return a**weight
+
+
+def fixed_weights(weights: np.ndarray, top: float, bits: int) -> np.ndarray:
+    """The weights as exact integers: round(w 2^(bits - E)), E the binary exponent of the
+    largest weight ``top``; a power-of-two scaling, as on the device."""
+    w = np.asarray(weights, dtype=np.float64)
+    exponent = int(np.frexp(top)[1]) if top > 0 else 0
+    return np.rint(np.ldexp(w, bits - exponent)).astype(np.int64)
+
+
 def enrichment_score(sorted_metric: np.ndarray, positions: np.ndarray, weight: float = 1.0):
     """ES of a set whose members sit at ``positions`` (ascending) of a ranking whose metric,
     in ranking order, is ``sorted_metric``. Returns ``(es, peak)``: ``peak`` is the index into
     ``positions`` of the extreme (the leading edge is ``positions[:peak + 1]`` for ES >= 0,
     ``positions[peak:]`` otherwise).
 
+    The weights are summed as exact integers (:func:`fixed_weights`, scaled by the largest
+    weight of the whole ranking, :func:`weight_bits` digits) and each point of the walk is one
+    correctly rounded division, exactly as the device computes the null ES.
+
     >>> enrichment_score(np.array([3.0, 2.0, 1.0, -1.0]), np.array([0, 1]))
     (np.float64(1.0), 1)
     """
     n, k = sorted_metric.size, positions.size
-    w = np.abs(sorted_metric[positions]) ** weight if weight != 0 else np.ones(k)
-    nr = w.sum()
+    w_all = gene_weights(sorted_metric, weight)
+    w = fixed_weights(w_all[positions], float(w_all.max()) if n else 0.0, weight_bits(n))
+    nr = int(w.sum())
     if nr > 0:
-        c = np.cumsum(w) / nr
-        cb = c - w / nr
+        c = np.cumsum(w)
+        c = c.astype(np.float64) / np.float64(nr)
+        cb = (np.cumsum(w) - w).astype(np.float64) / np.float64(nr)
     else:
-        c = np.arange(1, k + 1) / k
-        cb = np.arange(k) / k
-    miss = (positions - np.arange(k)) / (n - k)
+        c = np.arange(1, k + 1, dtype=np.float64) / np.float64(k)
+        cb = np.arange(k, dtype=np.float64) / np.float64(k)
+    miss = (positions - np.arange(k)).astype(np.float64) / np.float64(n - k)
     tops, bottoms = c - miss, cb - miss
     i_max, i_min = int(np.argmax(tops)), int(np.argmin(bottoms))
     if tops[i_max] > -bottoms[i_min]:
@@ -322,7 +356,7 @@ def gsea(
     classes=None,
     genes=None,
     case_sensitive: bool = True,
-    dtype=np.float64,
+    dtype=None,
     return_null: bool = False,
     device=None,
     client=None,
@@ -335,8 +369,9 @@ def gsea(
     path (``classes=(A, B)`` picks class A; default the first class of the CLS file or the first
     label seen); ``gene_sets``: {name: genes} or a GMT path. ``seed`` (int or six integers)
     makes the permutations reproducible: permutation ``i`` uses MRG31k3p stream ``i`` of the
-    seed on every device and batch size. ``dtype=float32`` computes metric and ES in single
-    precision (faster on GPUs, ranks may then differ between devices at near-ties).
+    seed on every device and batch size. ``dtype``: float64 (the default where the device has
+    it) or float32 (the default without fp64; faster on GPUs): the precision of the permuted
+    metrics and ES; either way every device gives the same ranks and ES for the same seed.
     ``client``: a ``dask.distributed.Client`` or :class:`oclstat.distributed.LocalDevices`
     to run the permutations as tasks (the same result for the same seed; not with
     ``return_null``). See the module docstring for the definitions.
@@ -393,11 +428,13 @@ def gsea(
             raise ValueError("return_null=True is not available with client=")
         null = gsea_null_statistics(
             client, values, mask, [sets[s] for s in set_names], es_obs, metric=metric,
-            weight=weight, n_perm=n_perm, seed=seed, dtype=dtype, progress=progress,
+            weight=weight, n_perm=n_perm, seed=seed,
+            dtype=np.float64 if dtype is None else as_float_dtype(dtype), progress=progress,
         )
         label = f"tasks on {type(client).__name__}"
     else:
         rt = get_runtime(device)
+        dtype = rt.default_real() if dtype is None else as_float_dtype(dtype)
         null = _gsea_device.null_statistics(
             rt, values, mask, [sets[s] for s in set_names], es_obs, metric=metric,
             weight=weight, n_perm=n_perm, seed=seed, dtype=dtype, schedule=SCHEDULE,

@@ -77,12 +77,14 @@ def test_kv_bad_input():
 
 
 def matern_reference(coords, p):
+    """geostatsp's maternAniso (src/matern.c): the difference rotated anticlockwise by the
+    angle, distRotate = (cos -sin; sin cos) dist, then distSq = r0^2 + r1^2 / anisoRatio^2."""
     rng_, nu, var, nug, ratio, angle = p
     dx = coords[:, None, 0] - coords[None, :, 0]
     dy = coords[:, None, 1] - coords[None, :, 1]
-    u = np.cos(angle) * dx + np.sin(angle) * dy
-    v = (np.cos(angle) * dy - np.sin(angle) * dx) / ratio
-    d = np.hypot(u, v)
+    r0 = np.cos(angle) * dx - np.sin(angle) * dy
+    r1 = np.sin(angle) * dx + np.cos(angle) * dy
+    d = np.sqrt(r0 * r0 + r1 * r1 / ratio**2)
     x = np.sqrt(8 * nu) * d / rng_
     with np.errstate(invalid="ignore", divide="ignore"):
         c = var * 2 ** (1 - nu) / sp.gamma(nu) * x ** nu * sp.kv(nu, x)
@@ -101,6 +103,20 @@ def test_matern_against_scipy_formula(rt):
         np.testing.assert_allclose(cov[k], ref, rtol=1e-12, atol=1e-300)
         assert cov[k][5, 9] == p[2]
         np.testing.assert_array_equal(np.diag(cov[k]), p[2] + p[3])
+
+
+@pytest.mark.parametrize("angle", [0.449, -1.1, 2.3, np.pi / 2])
+def test_anisotropy_rotates_anticlockwise_as_geostatsp(rt, angle):
+    """Non-zero angles with a strong ratio: the opposite rotation gives a different matrix
+    (by up to 0.48 at angle 0.449, ratio 3), so this catches the sign of the angle."""
+    rng = np.random.default_rng(7)
+    coords = rng.uniform(0, 1, size=(30, 2))
+    p = np.array([0.6, 1.5, 1.0, 0.0, 3.0, angle])
+    cov = oclstat.matern_cov(coords, [p], device=rt)[0]
+    np.testing.assert_allclose(cov, matern_reference(coords, p), rtol=1e-12, atol=1e-300)
+    mirrored = matern_reference(coords, p * np.r_[1, 1, 1, 1, 1, -1])
+    if not np.isclose(np.sin(2 * angle), 0):
+        assert np.abs(cov - mirrored).max() > 0.05
 
 
 def test_matern_special_cases(rt):
@@ -259,3 +275,29 @@ def test_grid_helpers_and_plot(rt, tmp_path):
 def test_simulate_fields_bad_input(rt):
     with pytest.raises(ValueError, match="n_sim must be >= 1"):
         oclstat.simulate_fields([[0, 0]], PARAMS[0], 0, device=rt)
+
+
+def test_batches_larger_than_one_allocation_are_split(rt, monkeypatch):
+    """A batch bigger than max_alloc runs in chunks with the same numbers; one matrix bigger
+    than an allocation is a DeviceCapabilityError naming the sizes."""
+    import dataclasses
+
+    rng = np.random.default_rng(12)
+    coords = rng.uniform(0, 1, size=(60, 2))
+    params = np.tile([0.4, 1.5, 1.0, 0.01, 1.5, 0.3], (7, 1))
+    params[:, 0] = np.linspace(0.2, 0.8, 7)
+    want = (oclstat.matern_cov(coords, params, device=rt),
+            oclstat.simulate_fields(coords, params, 3, seed=4, device=rt))
+    want_l = oclstat.ldl_batch(want[0], device=rt)
+    small = dataclasses.replace(rt.info, max_alloc=48_000)      # one 60 x 60 matrix at a time
+    monkeypatch.setattr(rt, "info", small)
+    assert len(fields_mod._matrix_chunks(rt, 7, 60 * 60 * 8, "x")) == 7
+    np.testing.assert_array_equal(oclstat.matern_cov(coords, params, device=rt), want[0])
+    np.testing.assert_array_equal(oclstat.simulate_fields(coords, params, 3, seed=4, device=rt),
+                                  want[1])
+    got_l = oclstat.ldl_batch(want[0], device=rt)
+    np.testing.assert_array_equal(got_l.L, want_l.L)
+    np.testing.assert_array_equal(got_l.D, want_l.D)
+    monkeypatch.setattr(rt, "info", dataclasses.replace(rt.info, max_alloc=1000))
+    with pytest.raises(oclstat.DeviceCapabilityError, match="one matrix needs"):
+        oclstat.matern_cov(coords, params, device=rt)

@@ -127,6 +127,33 @@ def test_binary_scores_follow_the_hypergeometric_law_deep_into_the_tails():
     assert 1e-300 < res.pvalue < 1e-200
 
 
+@pytest.mark.parametrize("schedule", ["feature", "steps"])
+def test_without_fp64_float_pairs_keep_the_deep_tails(rt, monkeypatch, schedule):
+    """On a device without float64 the programme runs in (float mantissa, integer exponent)
+    pairs: the hypergeometric law to 3 N 2^-24 relative, down to 1e-300 and beyond."""
+    import dataclasses
+
+    monkeypatch.setattr(oclstat.permutation, "SCHEDULE", schedule)
+    monkeypatch.setattr(rt, "info", dataclasses.replace(rt.info, fp64=False))
+    m = n = 300
+    x = np.r_[np.ones(280), np.zeros(20)]
+    y = np.r_[np.ones(20), np.zeros(280)]
+    res = oclstat.permutation_test(x, y, alternative="greater", return_null=True, device=rt)
+    law = stats.hypergeom(m + n, 300, m)
+    ref = law.pmf(np.arange(len(res.null_distribution)) + res.null_offset)
+    big = ref > 1e-300
+    bound = 3 * (m + n) * 2.0**-24
+    np.testing.assert_allclose(res.null_distribution[big], ref[big], rtol=bound)
+    assert res.pvalue == pytest.approx(law.sf(279), rel=bound)        # about 1e-130
+    rng = np.random.default_rng(5)
+    a, b = rng.integers(0, 9, size=(4, 13)), rng.integers(0, 9, size=(4, 11))
+    monkeypatch.undo()
+    want = oclstat.permutation_test(a, b, device=rt).pvalue
+    monkeypatch.setattr(rt, "info", dataclasses.replace(rt.info, fp64=False))
+    np.testing.assert_allclose(oclstat.permutation_test(a, b, device=rt).pvalue, want,
+                               rtol=3 * 24 * 2.0**-24)
+
+
 @pytest.mark.slow
 def test_large_samples_do_not_overflow():
     rng = np.random.default_rng(3)

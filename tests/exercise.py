@@ -1,0 +1,155 @@
+"""Every kernel of oclstat on tiny inputs: the workload of the cross-implementation tests, the
+oclgrind run and the compiled-resource report (tools/kernel_resources.py).
+
+``exercise(device)`` runs each capability's paths that the device's schedule takes (set
+``OCLSTAT_SCHEDULE=gpu`` to force the GPU paths on a CPU) in float32, and in float64 where the
+device has it, and returns ``{name: numpy array}``. Integer results (random integers, tables,
+counts, epistasis scores) must be identical on every implementation; floating ones agree to
+rounding (:func:`compare`).
+
+Run as a script it writes the results to an ``.npz`` file:
+
+    OCLSTAT_DEVICE=oclgrind OCLSTAT_SCHEDULE=gpu python tests/exercise.py out.npz
+"""
+
+from __future__ import annotations
+
+import sys
+
+import numpy as np
+
+
+def _epistasis_data():
+    rng = np.random.default_rng(21)
+    g = rng.integers(0, 3, size=(9, 150)).astype(np.int8)
+    y = rng.integers(0, 2, size=150)
+    missing = g.copy()
+    missing[rng.random(g.shape) < 0.05] = -1
+    return g, missing, y
+
+
+def _gsea_data():
+    import pandas as pd
+
+    rng = np.random.default_rng(22)
+    expr = pd.DataFrame(rng.normal(size=(60, 8)), index=[f"g{i}" for i in range(60)])
+    expr.iloc[:12, :4] += 1.5
+    sets = {"up": [f"g{i}" for i in range(12)], "mid": [f"g{i}" for i in range(20, 38)],
+            "low": [f"g{i}" for i in range(40, 55)]}
+    return expr, ["A"] * 4 + ["B"] * 4, sets
+
+
+def exercise(device=None, *, only=None) -> dict[str, np.ndarray]:
+    """Run every capability on ``device``; ``only``: a set of capability names to run."""
+    import oclstat
+    import oclstat.random as ocr
+
+    rt = oclstat.get_runtime(device)
+    reals = [np.float32] + ([np.float64] if rt.info.fp64 else [])
+    out: dict[str, np.ndarray] = {}
+
+    def want(name):
+        return only is None or name in only
+
+    if want("random"):
+        out["random.integers"] = ocr.integers(0, 1000, size=3000, seed=3, device=rt)
+        out["random.raw"] = ocr.random_raw(1000, seed=4, device=rt)
+        st = ocr.create_streams(5, on_device=True, device=rt)
+        out["random.streams"] = st.current.copy()
+        for dt in reals:
+            tag = np.dtype(dt).name
+            out[f"random.uniform.{tag}"] = ocr.uniform(2001, seed=5, dtype=dt, device=rt)
+            out[f"random.normal.{tag}"] = ocr.normal(2001, seed=6, dtype=dt, device=rt)
+            out[f"random.exponential.{tag}"] = ocr.exponential(999, seed=7, dtype=dt,
+                                                                device=rt)
+    if want("fisher"):
+        x = np.array([[12, 5, 7, 2], [3, 9, 4, 6], [6, 2, 11, 3]])
+        for dt in reals:
+            tag = np.dtype(dt).name
+            res = oclstat.fisher_sim(x, n_resamples=3000, seed=8, dtype=dt,
+                                     return_statistics=True, device=rt)
+            out[f"fisher.count.{tag}"] = np.array([res.count])
+            out[f"fisher.null.{tag}"] = np.asarray(res.null_distribution)
+            out[f"fisher.tables.{tag}"] = oclstat.random_table([9, 7, 4], [6, 6, 8], size=300,
+                                                               seed=9, dtype=dt, device=rt)
+            batch = oclstat.fisher_sim_batch([x, x[:2], x[:, :3]], n_resamples=500, seed=10,
+                                             dtype=dt, device=rt)
+            out[f"fisher.batch.{tag}"] = np.asarray(batch.count)
+    if want("permutation"):
+        rng = np.random.default_rng(11)
+        a, b = rng.integers(0, 9, size=(5, 7)), rng.integers(0, 9, size=(5, 6))
+        res = oclstat.permutation_test(a, b, return_null=True, device=rt)
+        out["permutation.pvalue"] = np.asarray(res.pvalue)
+        out["permutation.null"] = np.asarray(res.null_distribution)
+        xr, yr = rng.normal(size=(3, 9)), rng.normal(0.5, 1, size=(3, 8))
+        out["permutation.windows"] = np.asarray(
+            oclstat.permutation_test(xr, yr, n_windows=16, device=rt).pvalue)
+    if want("fields"):
+        coords = oclstat.fields.grid_coords(5, 4)
+        params = [[0.5, 1.5, 1.0, 0.01, 2.0, 0.4], [0.3, 0.5, 2.0, 0.0, 1.0, 0.0]]
+        for dt in reals:
+            tag = np.dtype(dt).name
+            cov = oclstat.matern_cov(coords, params, dtype=dt, device=rt)
+            out[f"fields.matern.{tag}"] = cov
+            ldl = oclstat.ldl_batch(cov, device=rt)
+            out[f"fields.ldl.L.{tag}"], out[f"fields.ldl.D.{tag}"] = ldl.L, ldl.D
+            out[f"fields.chol.{tag}"] = oclstat.cholesky_batch(cov, device=rt)
+            out[f"fields.simulate.{tag}"] = oclstat.simulate_fields(coords, params, 2, seed=12,
+                                                                    dtype=dt, device=rt)
+            out[f"special.kv.{tag}"] = oclstat.special.kv([0.5, 1.5, 7.3], [0.2, 2.5, 30.0],
+                                                          dtype=dt, device=rt)
+        big = np.eye(70) + 0.5                          # more than one 64-column block
+        out["fields.ldl.two_blocks"] = oclstat.ldl_batch(big, dtype=reals[-1], device=rt).D
+    if want("gsea"):
+        expr, labels, sets = _gsea_data()
+        for dt in reals:
+            tag = np.dtype(dt).name
+            res = oclstat.gsea(expr, labels, sets, n_perm=24, min_size=5, seed=13, dtype=dt,
+                               return_null=True, device=rt)
+            out[f"gsea.null.{tag}"] = res.es_null.sort_index().to_numpy()
+            out[f"gsea.nes.{tag}"] = res.table.sort_index()["nes"].to_numpy()
+    if want("epistasis"):
+        g, missing, y = _epistasis_data()
+        import importlib
+
+        from oclstat import _epi_tiles as tiles
+
+        epi = importlib.import_module("oclstat.epistasis")
+        for order in (2, 3, 4):
+            for score in ("k2", "mi"):
+                for tag, data in (("complete", g), ("missing", missing)):
+                    search = epi.prepare(data, y, order=order, score=score, top=20)
+                    key = f"epistasis.{order}.{score}.{tag}"
+                    best = search.run([rt])
+                    out[key + ".scores"], out[key + ".snps"] = best.scores, best.combos
+                    if tiles.tiles_fit(rt, search):   # the CUDA path's OpenCL twin
+                        best = tiles.search_tiles(rt, search)
+                        out[key + ".tiles.scores"] = best.scores
+                        out[key + ".tiles.snps"] = best.combos
+    return out
+
+
+def compare(a: dict, b: dict, *, rtol: float = 1e-9, rtol32: float = 2e-4) -> list[str]:
+    """Differences between two exercise results: integers must be equal, floats close."""
+    problems = []
+    for name in sorted(set(a) | set(b)):
+        if name not in a or name not in b:
+            problems.append(f"{name}: only in one run")
+            continue
+        x, y = np.asarray(a[name]), np.asarray(b[name])
+        if x.shape != y.shape:
+            problems.append(f"{name}: shapes {x.shape} and {y.shape}")
+        elif x.dtype.kind in "iub":
+            if not np.array_equal(x, y):
+                problems.append(f"{name}: integers differ at {np.argwhere(x != y)[:3].tolist()}")
+        else:
+            tol = rtol32 if (x.dtype == np.float32 or "float32" in name) else rtol
+            if not np.allclose(x, y, rtol=tol, atol=tol * 1e-3, equal_nan=True):
+                err = np.nanmax(np.abs(x.astype(float) - y) / (np.abs(y) + 1e-300))
+                problems.append(f"{name}: relative difference {err:.3g}")
+    return problems
+
+
+if __name__ == "__main__":
+    results = exercise()
+    np.savez(sys.argv[1] if len(sys.argv) > 1 else "exercise.npz", **results)
