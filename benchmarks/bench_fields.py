@@ -36,7 +36,8 @@ PAPER_PARAMS = np.array([[0.3, 1.5, 1.0, 0.0, 1.0, 0.0], [0.2, 0.5, 1.0, 0.0, 2.
 
 
 def gpu_cholesky():
-    """cuSOLVER batched Cholesky through cupy or torch, if present: (name, fn(a) -> seconds)."""
+    """cuSOLVER batched Cholesky through cupy or torch, if present: (name, fn(a) -> (seconds on
+    data already on the GPU, seconds from a numpy array back to a numpy array))."""
     try:
         import cupy as cp
 
@@ -44,9 +45,12 @@ def gpu_cholesky():
             d = cp.asarray(a)
             cp.linalg.cholesky(d)
             cp.cuda.Device().synchronize()
-            return median_time(lambda: (cp.linalg.cholesky(d), cp.cuda.Device().synchronize()),
-                               repeat=3)
-        return "cupy (cuSOLVER)", run
+            resident = median_time(lambda: (cp.linalg.cholesky(d),
+                                            cp.cuda.Device().synchronize()), repeat=3)
+            copies = median_time(lambda: cp.asnumpy(cp.linalg.cholesky(cp.asarray(a))),
+                                 repeat=3)
+            return resident, copies
+        return "cuSOLVER (cupy)", run
     except Exception:
         pass
     try:
@@ -57,15 +61,23 @@ def gpu_cholesky():
                 d = torch.as_tensor(a, device="cuda")
                 torch.linalg.cholesky(d)
                 torch.cuda.synchronize()
-                return median_time(lambda: (torch.linalg.cholesky(d), torch.cuda.synchronize()),
-                                   repeat=3)
-            return "torch (cuSOLVER)", run
+                resident = median_time(lambda: (torch.linalg.cholesky(d),
+                                                torch.cuda.synchronize()), repeat=3)
+                copies = median_time(lambda: torch.linalg.cholesky(
+                    torch.as_tensor(a, device="cuda")).cpu().numpy(), repeat=3)
+                return resident, copies
+            return "cuSOLVER (torch)", run
     except Exception:
         pass
     return None, None
 
 
 def bench_ldl(rt, shapes):
+    """Like with like: wall times from a numpy array to a numpy array (copies included) for
+    oclstat, numpy and cuSOLVER; and on a GPU, oclstat's kernel time (OpenCL profiling events,
+    no copies) next to cuSOLVER on data already on the GPU."""
+    from _common import median_device_time
+
     rows = []
     name, gpu = gpu_cholesky()
     for b, n in shapes:
@@ -74,16 +86,21 @@ def bench_ldl(rt, shapes):
         a = x @ x.transpose(0, 2, 1) + n * np.eye(n)
         t_ocl = median_time(lambda a=a: oclstat.ldl_batch(a, device=rt), repeat=3)
         t_np = median_time(lambda a=a: np.linalg.cholesky(a), repeat=3)
-        row = {"batch": f"{b} x {n}^2", "oclstat ldl_batch s": f"{t_ocl:.3f}",
+        row = {"batch": f"{b} x {n}^2", "oclstat s (copies)": f"{t_ocl:.3f}",
                "numpy cholesky s": f"{t_np:.3f}", "oclstat/numpy": f"{t_ocl / t_np:.2f}"}
         if gpu is not None:
-            t_gpu = gpu(a)
-            row[f"{name} s"] = f"{t_gpu:.4f}"
-            row["oclstat/cuSOLVER"] = f"{t_ocl / t_gpu:.2f}"
+            t_dev = median_device_time(rt, lambda a=a: oclstat.ldl_batch(a, device=rt),
+                                       repeat=3)
+            t_res, t_cop = gpu(a)
+            row.update({f"{name} s (copies)": f"{t_cop:.4f}",
+                        "oclstat/cuSOLVER (copies)": f"{t_ocl / t_cop:.2f}",
+                        "oclstat kernels s": f"{t_dev:.4f}",
+                        f"{name} s (on GPU)": f"{t_res:.4f}",
+                        "oclstat/cuSOLVER (on GPU)": f"{t_dev / t_res:.2f}"})
         rows.append(row)
     print(table(rows, list(rows[0])))
-    print("# times include the host<->device copies of the batch (oclstat and GPU peers alike "
-          "start from a numpy array)")
+    print("# (copies): from a numpy array back to one, both sides; (on GPU): oclstat's kernel "
+          "time vs cuSOLVER on data already on the GPU")
 
 
 def bench_matern(rt, n_params, n):
@@ -112,8 +129,8 @@ def reference(coords, p):
     rng_, nu, var, nug, ratio, angle = p
     dx = coords[:, None, 0] - coords[None, :, 0]
     dy = coords[:, None, 1] - coords[None, :, 1]
-    u = np.cos(angle) * dx + np.sin(angle) * dy
-    v = (np.cos(angle) * dy - np.sin(angle) * dx) / ratio
+    u = np.cos(angle) * dx - np.sin(angle) * dy            # geostatsp's maternAniso
+    v = (np.sin(angle) * dx + np.cos(angle) * dy) / ratio
     x = np.sqrt(8 * nu) * np.hypot(u, v) / rng_
     with np.errstate(invalid="ignore", divide="ignore"):
         c = var * 2 ** (1 - nu) / sp.gamma(nu) * x ** nu * sp.kv(nu, x)

@@ -11,6 +11,7 @@ from . import genotypes, io, random, special
 from ._runtime import (
     DeviceCapabilityError,
     DeviceInfo,
+    KernelBuildError,
     NoDeviceError,
     Runtime,
     devices,
@@ -41,6 +42,7 @@ __version__ = "0.1.0"
 __all__ = [
     "DeviceCapabilityError",
     "DeviceInfo",
+    "KernelBuildError",
     "NoDeviceError",
     "Runtime",
     "devices",

@@ -284,9 +284,6 @@ def null_statistics(rt, values, mask, sets, es_obs, *, metric, weight, n_perm, s
                     schedule, return_null, progress) -> NullStatistics:
     """NES, nominal p, FDR and FWER of every set from ``n_perm`` label permutations."""
     n_sets = len(sets)
-    if n_perm == 0:
-        nan = np.full(n_sets, np.nan)
-        return NullStatistics(nan, nan.copy(), nan.copy(), nan.copy(), None)
     plan = _Plan(rt, values, mask, sets, metric, weight, n_perm, dtype, schedule)
     plan.allocate()
     states, _ = _random.stream_buffer(rt, n_perm, seed=seed)

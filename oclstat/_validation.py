@@ -92,3 +92,35 @@ def as_bool_or_none(value, name: str) -> bool | None:
     if value is None or isinstance(value, (bool, np.bool_)):
         return None if value is None else bool(value)
     raise TypeError(f"{name} must be True, False or None, got {value!r}")
+
+
+def host_memory_available() -> int:
+    """Bytes of host memory available now (Linux: MemAvailable; elsewhere free pages)."""
+    try:
+        with open("/proc/meminfo") as fh:
+            for line in fh:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    try:
+        import os
+
+        return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (ValueError, OSError, AttributeError):
+        return 1 << 62
+
+
+def check_host_memory(nbytes: int, what: str, fix: str = "") -> None:
+    """Refuse, before any work, a result that cannot fit in host memory: ``ValueError`` with
+    the figure (what it needs, what is available) and ``fix``, what to do instead.
+
+    >>> check_host_memory(10**18, "the result", "ask for less")
+    Traceback (most recent call last):
+    ...
+    ValueError: the result needs 1e+09 GB of host memory...
+    """
+    available = host_memory_available()
+    if nbytes > 0.8 * available:
+        raise ValueError(f"{what} needs {nbytes / 1e9:.3g} GB of host memory, more than the "
+                         f"{available / 1e9:.3g} GB available" + (f"; {fix}" if fix else ""))

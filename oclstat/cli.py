@@ -19,6 +19,8 @@ Every sub-command accepts ``--device`` (index or name substring, as ``OCLSTAT_DE
 from __future__ import annotations
 
 import argparse
+import contextlib
+import os
 import sys
 from pathlib import Path
 
@@ -89,31 +91,22 @@ def _cmd_rng(args) -> int:
     return 0
 
 
-def read_numeric_table(path: str) -> tuple[np.ndarray, list[str], list[str]]:
-    """A numeric table from CSV/TSV: a header row and a first column of row names are used
-    when present (they are when they do not parse as numbers). Returns (values, rows, cols)."""
-    import pandas as pd
+def _yes_no(text: str):
+    value = {"auto": "auto", "yes": True, "no": False}.get(text)
+    if value is None:
+        raise argparse.ArgumentTypeError(f"expected yes, no or auto, got {text!r}")
+    return value
 
-    sep = "\t" if path.endswith((".tsv", ".tab")) else ","
-    raw = pd.read_csv(path, sep=sep, header=None, dtype=str, skipinitialspace=True)
-    if raw.empty:
-        raise ValueError(f"{path}: no data")
 
-    def numeric(values) -> bool:
-        return bool(pd.to_numeric(pd.Series(values), errors="coerce").notna().all())
+_yes_no.__name__ = "yes/no/auto"
 
-    has_header = not numeric(raw.iloc[0, 1:]) or not numeric(raw.iloc[0, :1])
-    body = raw.iloc[1:] if has_header else raw
-    has_names = not numeric(body.iloc[:, 0])
-    cols = list(raw.iloc[0, 1 if has_names else 0:]) if has_header else []
-    rows = list(body.iloc[:, 0]) if has_names else []
-    values = body.iloc[:, 1:] if has_names else body
-    counts = values.apply(pd.to_numeric, errors="coerce").to_numpy(dtype=np.float64)
-    if np.isnan(counts).any():
-        bad = np.argwhere(np.isnan(counts))[0]
-        raise ValueError(f"{path}: cell at data row {bad[0] + 1}, column {bad[1] + 1} is not a "
-                         "number")
-    return counts, rows, cols
+
+def _table(path: str, args, what: str):
+    """A numeric table read as its author wrote it (oclstat.io.read_table), with the layout
+    flags of the command line."""
+    from ._tables import read_table
+
+    return read_table(path, header=args.header, row_names=args.row_names, what=what)
 
 
 def _cmd_fisher(args) -> int:
@@ -121,22 +114,57 @@ def _cmd_fisher(args) -> int:
 
     from .fisher import fisher_sim
 
-    counts, _, _ = read_numeric_table(args.table)
+    table = _table(args.table, args, "table of counts")
+    counts = table.values
+    if np.isnan(counts).any():
+        r, c = np.argwhere(np.isnan(counts))[0]
+        raise ValueError(f"{args.table}: the cell in data row {r + 1}, column {c + 1} is empty "
+                         "or NA; a table of counts needs every cell")
     rt = get_runtime(args.device)
     dtype = {"auto": None, "float64": np.float64, "float32": np.float32}[args.dtype]
-    t0 = time.perf_counter()
-    res = fisher_sim(counts, n_resamples=args.resamples, seed=args.seed, dtype=dtype,
-                     device=rt, return_statistics=bool(args.statistics), progress=None)
-    elapsed = time.perf_counter() - t0
-    report = res.report().replace("data:  x", f"data:  {Path(args.table).name}")
-    print(report)
-    print(f"statistic (-sum log x_ij!) = {res.statistic:.10g}; {res.count} of "
-          f"{res.n_resamples} simulated tables at most as probable as the observed one")
-    print(f"device: {rt.info.label}; {elapsed:.2f} s")
+    with _output(args.out) as out_path, _output(args.statistics) as stats_path:
+        t0 = time.perf_counter()
+        res = fisher_sim(counts, n_resamples=args.resamples, seed=args.seed, dtype=dtype,
+                         device=rt, return_statistics=bool(args.statistics), progress=None)
+        elapsed = time.perf_counter() - t0
+        report = res.report().replace("data:  x", f"data:  {Path(args.table).name}")
+        print(report)
+        print(f"read: {table.describe()}, n = {int(counts.sum()):,}")
+        print(f"statistic (-sum log x_ij!) = {res.statistic:.10g}; {res.count} of "
+              f"{res.n_resamples} simulated tables at most as probable as the observed one")
+        print(f"device: {rt.info.label}; {elapsed:.2f} s")
+        if out_path:
+            res.to_frame().to_csv(out_path, sep="\t", index=False)
+        if stats_path:
+            with open(stats_path, "wb") as fh:
+                np.save(fh, res.null_distribution)
     if args.statistics:
-        np.save(args.statistics, res.null_distribution)
         print(f"wrote the simulated statistics to {args.statistics}", file=sys.stderr)
     return 0
+
+
+def _aligned_groups(a, b, pa: str, pb: str):
+    """The rows of two feature tables paired by their names when both name them, else by
+    position (the same number of rows); names that repeat or differ are an error."""
+    if a.row_names is None or b.row_names is None:
+        if a.shape[0] != b.shape[0]:
+            raise ValueError(f"{pa} has {a.shape[0]} features (rows) and {pb} has "
+                             f"{b.shape[0]}; rows must be the same features in both")
+        names = a.row_names or b.row_names or [f"feature{i + 1}" for i in range(a.shape[0])]
+        return a.values, b.values, list(names)
+    for path, t in ((pa, a), (pb, b)):
+        seen = set()
+        for n in t.row_names:
+            if n in seen:
+                raise ValueError(f"{path}: feature {n!r} appears twice")
+            seen.add(n)
+    only_a = [n for n in a.row_names if n not in set(b.row_names)]
+    only_b = [n for n in b.row_names if n not in set(a.row_names)]
+    if only_a or only_b:
+        raise ValueError(f"the features differ: {len(only_a)} only in {pa} (e.g. "
+                         f"{only_a[:3]}), {len(only_b)} only in {pb} (e.g. {only_b[:3]})")
+    order = {n: i for i, n in enumerate(b.row_names)}
+    return a.values, b.values[[order[n] for n in a.row_names]], list(a.row_names)
 
 
 def _cmd_permtest(args) -> int:
@@ -146,24 +174,24 @@ def _cmd_permtest(args) -> int:
 
     from .permutation import permutation_test
 
-    a, names, _ = read_numeric_table(args.a)
-    b, _, _ = read_numeric_table(args.b)
-    if a.shape[0] != b.shape[0]:
-        raise ValueError(f"{args.a} has {a.shape[0]} features (rows) and {args.b} has "
-                         f"{b.shape[0]}; rows must be the same features in both")
+    ta = _table(args.a, args, "table of the first group")
+    tb = _table(args.b, args, "table of the second group")
+    a, b, names = _aligned_groups(ta, tb, args.a, args.b)
     rt = get_runtime(args.device)
-    t0 = time.perf_counter()
-    res = permutation_test(a, b, n_windows=args.windows, alternative=args.alternative,
-                           mid_p=args.mid_p, device=rt, progress=None)
-    elapsed = time.perf_counter() - t0
-    frame = res.to_frame()
-    frame.insert(0, "feature", names if names else [f"feature{i + 1}" for i in range(len(a))])
-    if args.out:
-        frame.to_csv(args.out, sep="\t", index=False)
-    else:
-        with pd.option_context("display.max_rows", 20):
-            print(frame)
+    with _output(args.out) as out_path:
+        t0 = time.perf_counter()
+        res = permutation_test(a, b, n_windows=args.windows, alternative=args.alternative,
+                               mid_p=args.mid_p, device=rt, progress=None)
+        elapsed = time.perf_counter() - t0
+        frame = res.to_frame()
+        frame.insert(0, "feature", names)
+        if out_path:
+            frame.to_csv(out_path, sep="\t", index=False)
+        else:
+            with pd.option_context("display.max_rows", 20):
+                print(frame)
     q = res.qvalues()
+    print(f"read: {ta.describe()}; {tb.describe()}", file=sys.stderr)
     print(f"{len(a)} features, {a.shape[1]} vs {b.shape[1]} samples, "
           f"{'windows ' + str(args.windows) if args.windows else 'integer scores'}, "
           f"{args.alternative}{', mid-P' if args.mid_p else ''}: {int((q < 0.05).sum())} with "
@@ -276,8 +304,8 @@ def _cmd_epistasis(args) -> int:
     from .epistasis import epistasis
     from .genotypes import read_genotype_table, read_plink
 
-    data = read_plink(args.bfile) if args.bfile else read_genotype_table(args.csv,
-                                                                         layout=args.layout)
+    data = read_plink(args.bfile) if args.bfile else read_genotype_table(
+        args.csv, layout=args.layout, header=args.header, row_names=args.row_names)
     spec = args.device or args.devices
     device = None
     if spec:
@@ -306,16 +334,27 @@ def _cmd_epistasis(args) -> int:
 
 
 def _float_count(text: str) -> int:
-    value = float(text)
-    if value != int(value) or value < 0:
+    """A non-negative integer, also written as 1e6."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number such as 1000 or 1e6, got "
+                                         f"{text!r}") from None
+    if not np.isfinite(value) or value != int(value) or value < 0:
         raise argparse.ArgumentTypeError(f"expected a non-negative integer, got {text!r}")
     return int(value)
+
+
+_float_count.__name__ = "count"
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="oclstat", description="Vendor-portable GPU statistics for genomics (OpenCL)."
     )
+    from . import __version__
+
+    parser.add_argument("--version", action="version", version=f"oclstat {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
 
     def add(name, help_text):
@@ -336,7 +375,8 @@ def build_parser() -> argparse.ArgumentParser:
                    choices=["uniform", "normal", "exponential", "integers", "raw"])
     p.add_argument("--n", type=_float_count, nargs="+", required=True,
                    help="output size (several numbers: a shape), e.g. --n 1e6")
-    p.add_argument("--seed", type=int, default=None, help="integer seed (default: random)")
+    p.add_argument("--seed", type=_float_count, default=None,
+                   help="integer seed (default: random), e.g. 42 or 1e3")
     p.add_argument("--streams", default=None,
                    help="a Streams file (.npz from Streams.save) to draw from and advance")
     p.add_argument("--dtype", choices=["float64", "float32"], default="float64")
@@ -348,11 +388,22 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", required=True, help="output file (.npy, .csv, .tsv) or - for stdout")
     p.set_defaults(func=_cmd_rng)
 
+    def layout_flags(p):
+        p.add_argument("--header", type=_yes_no, default="auto",
+                       help="the first row holds column names: yes, no or auto (default: from "
+                            "the content; an ambiguous file is refused)")
+        p.add_argument("--row-names", type=_yes_no, default="auto",
+                       help="the first column holds row names: yes, no or auto")
+
     p = add("fisher", "Monte Carlo Fisher exact test of an r x c table (as R's fisher.test)")
-    p.add_argument("table", help="CSV or TSV of counts (header row and row names optional)")
+    p.add_argument("table", help="CSV or TSV of counts (header row and row names optional; "
+                                 "R's write.csv and pandas' to_csv are read as written)")
+    layout_flags(p)
+    p.add_argument("--out", default=None, help="write the result (TSV, one row) here")
     p.add_argument("--resamples", type=_float_count, default=2000,
                    help="tables to simulate (R's B), e.g. 1e6 (default 2000)")
-    p.add_argument("--seed", type=int, default=None, help="integer seed (default: random)")
+    p.add_argument("--seed", type=_float_count, default=None,
+                   help="integer seed (default: random), e.g. 42 or 1e3")
     p.add_argument("--dtype", choices=["auto", "float64", "float32"], default="auto",
                    help="precision of the sampling arithmetic (counts are exact either way)")
     p.add_argument("--statistics", default=None,
@@ -361,7 +412,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = add("permtest", "exact two-sample permutation tests, one per feature (row)")
     p.add_argument("a", help="CSV/TSV of the first group: one feature per row, samples in columns")
-    p.add_argument("b", help="CSV/TSV of the second group, the same features in the same order")
+    p.add_argument("b", help="CSV/TSV of the second group: the same features (paired by row "
+                             "name when both files name them, else by position)")
+    layout_flags(p)
     p.add_argument("--windows", type=int, default=None,
                    help="discretise each feature into this many equal windows (needed for "
                         "non-integer data), e.g. 256")
@@ -379,7 +432,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--param", type=_param_row, action="append",
                    help="range,shape,variance,nugget,anisoRatio,anisoAngleRadians (repeatable)")
     p.add_argument("--n-sim", type=int, default=5, help="fields per parameter set")
-    p.add_argument("--seed", type=int, default=None, help="integer seed (default: random)")
+    p.add_argument("--seed", type=_float_count, default=None,
+                   help="integer seed (default: random), e.g. 42 or 1e3")
     p.add_argument("--dtype", choices=["float64", "float32"], default="float64")
     p.add_argument("--out", required=True, help=".npy file: (n_params, n_sim, ny, nx)")
     p.add_argument("--png", default=None, help="also draw the fields into this PNG")
@@ -390,6 +444,7 @@ def build_parser() -> argparse.ArgumentParser:
     src.add_argument("--bfile", help="PLINK 1 binary prefix (PREFIX.bed/.bim/.fam)")
     src.add_argument("--csv", help="0/1/2 genotype table (CSV/TSV, .gz ok)")
     p.add_argument("--layout", choices=["auto", "snp-major", "sample-major"], default="auto")
+    layout_flags(p)
     p.add_argument("--order", type=int, default=4, choices=[2, 3, 4])
     p.add_argument("--score", choices=["k2", "mi"], default="k2")
     p.add_argument("--top", type=int, default=20)
@@ -413,7 +468,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--weight", type=float, default=1.0, help="ES weight p (0, 1, 1.5, 2, ...)")
     p.add_argument("--min-size", type=int, default=15)
     p.add_argument("--max-size", type=int, default=500)
-    p.add_argument("--seed", type=int, default=None, help="integer seed (default: random)")
+    p.add_argument("--seed", type=_float_count, default=None,
+                   help="integer seed (default: random), e.g. 42 or 1e3")
     p.add_argument("--case-insensitive", action="store_true",
                    help="match gene names in upper case")
     p.add_argument("--out", default=None, help="write the results table (TSV) here")
@@ -427,14 +483,93 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def check_output_path(path, flag: str) -> None:
+    """Refuse, before any work, an output file that cannot be written: its folder missing or
+    not writable, or the path a folder."""
+    if path in (None, "-"):
+        return
+    target = Path(path)
+    parent = target.parent if str(target.parent) else Path(".")
+    if target.is_dir():
+        raise ValueError(f"{flag} {path}: is a folder, not a file")
+    if not parent.is_dir():
+        raise ValueError(f"{flag} {path}: the folder {parent} does not exist")
+    if not os.access(parent, os.W_OK):
+        raise ValueError(f"{flag} {path}: the folder {parent} is not writable")
+    if target.exists() and not os.access(target, os.W_OK):
+        raise ValueError(f"{flag} {path}: the file exists and is not writable")
+
+
+@contextlib.contextmanager
+def _output(path):
+    """The name to write ``path`` under: a temporary file beside it, renamed to ``path`` when
+    the block succeeds and removed when it does not (Ctrl-C, a full disk): never a half-written
+    output. Yields None when ``path`` is None."""
+    if path is None:
+        yield None
+        return
+    target = Path(path)
+    tmp = target.with_name(f".{target.name}.{os.getpid()}.part")
+    try:
+        yield str(tmp)
+        if tmp.exists():
+            os.replace(tmp, target)
+    finally:
+        tmp.unlink(missing_ok=True)
+
+
+_OUTPUT_FLAGS = {"out": "--out", "statistics": "--statistics", "png": "--png"}
+
+
+def _check_outputs(args) -> None:
+    for attr, flag in _OUTPUT_FLAGS.items():
+        check_output_path(getattr(args, attr, None), flag)
+    plot = getattr(args, "plot", None)
+    if plot:
+        if Path(plot).exists() and not Path(plot).is_dir():
+            raise ValueError(f"--plot {plot}: is a file; --plot takes a folder")
+        parent = Path(plot) if Path(plot).is_dir() else Path(plot).parent
+        if str(parent) and not parent.exists():
+            raise ValueError(f"--plot {plot}: the folder {parent} does not exist")
+    if plot or getattr(args, "png", None):
+        try:
+            import matplotlib  # noqa: F401
+        except ImportError:
+            flag = "--plot" if plot else "--png"
+            raise ValueError(f"{flag} needs matplotlib: pip install matplotlib") from None
+
+
 def main(argv=None) -> int:
     parser = build_parser()
+    if argv is None and len(sys.argv) == 1 or argv == []:
+        parser.print_help()
+        return 0
     args = parser.parse_args(argv)
     try:
+        _check_outputs(args)
         return args.func(args)
-    except (ValueError, TypeError, KeyError, NoDeviceError, FileNotFoundError) as exc:
-        print(f"oclstat {args.command}: error: {exc}", file=sys.stderr)
+    except KeyboardInterrupt:
+        print(f"oclstat {args.command}: interrupted", file=sys.stderr)
+        return 130
+    except (ValueError, TypeError, KeyError, NoDeviceError, FileNotFoundError, OSError,
+            MemoryError) as exc:
+        print(f"oclstat {args.command}: error: {_as_flags(str(exc))}", file=sys.stderr)
         return 2
+
+
+#: Python argument names as the command line spells them, for error messages.
+_FLAGS = {"n_windows": "--windows", "n_resamples": "--resamples", "n_perm": "--perms",
+          "min_size": "--min-size", "max_size": "--max-size", "n_sim": "--n-sim",
+          "mid_p": "--mid-p", "row_names": "--row-names"}
+
+
+def _as_flags(message: str) -> str:
+    """An error message with the Python argument names replaced by the command's flags."""
+    import re
+
+    for name, flag in _FLAGS.items():
+        message = re.sub(rf"(?<![\w-]){name}\b", flag, message)
+    return message
 
 
 if __name__ == "__main__":  # pragma: no cover

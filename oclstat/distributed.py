@@ -231,9 +231,6 @@ def gsea_null_statistics(client, values, mask, sets, es_obs, *, metric, weight, 
     from ._progress import Progress
 
     n_sets = len(sets)
-    if n_perm == 0:
-        nan = np.full(n_sets, np.nan)
-        return _gd.NullStatistics(nan, nan.copy(), nan.copy(), nan.copy(), None)
     words = _random._fresh_seed() if seed is None else _random.as_seed(seed)
     n_tasks = n_tasks or max(1, min(MAX_TASKS, -(-n_perm // TASK_PERMUTATIONS)))
     edges = np.linspace(0, n_perm, n_tasks + 1).astype(np.int64)

@@ -42,6 +42,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.special import gammaln
 
+from ._labels import aligned, check_unique, is_default_index
 from ._progress import Progress
 from ._runtime import get_runtime
 from ._validation import as_int
@@ -63,33 +64,66 @@ PER_ITEM_GPU = 8
 PER_ITEM_CPU = 256
 
 
-def _inputs(genotypes, phenotype, snps):
-    names = None
+LAYOUTS = ("snp-major", "sample-major")
+
+
+def _inputs(genotypes, phenotype, snps, layout="snp-major"):
+    """Genotypes (SNPs x samples int16), phenotype, SNP names and index map, with labelled
+    inputs aligned by label (oclstat._labels)."""
+    import pandas as pd
+
+    if layout not in LAYOUTS:
+        raise ValueError(f"layout must be 'snp-major' (SNPs x samples) or 'sample-major' "
+                         f"(samples x SNPs), got {layout!r}")
+    names = samples = None
     if isinstance(genotypes, Genotypes):
         names = list(genotypes.snp_names)
+        samples = list(genotypes.sample_ids) if genotypes.sample_ids else None
         if phenotype is None:
             phenotype = genotypes.phenotype
         genotypes = genotypes.genotypes
+    elif isinstance(genotypes, pd.DataFrame):
+        frame = genotypes if layout == "snp-major" else genotypes.T
+        names = [str(i) for i in frame.index]
+        samples = None if is_default_index(frame.columns) else list(frame.columns)
+        check_unique(names, "genotypes' SNP names")
+        try:
+            genotypes = frame.to_numpy(dtype=np.float64)
+        except (TypeError, ValueError):
+            raise TypeError("genotypes must hold numbers 0/1/2 (NaN or -1 missing)") from None
+    elif layout == "sample-major":
+        genotypes = np.asarray(genotypes).T
     g = np.asarray(genotypes)
     if g.ndim != 2:
         raise ValueError(f"genotypes must be 2-D (SNPs x samples), got shape {g.shape}")
     if g.dtype.kind not in "iu":
-        if g.dtype.kind == "f" and np.all(np.isnan(g) | (g == np.round(g))):
-            g = np.where(np.isnan(g), -1, g)
-        else:
+        if g.dtype.kind != "f":
             raise TypeError(f"genotypes must be integers 0/1/2 (-1 missing), got {g.dtype}")
-    g = g.astype(np.int16)
+        if np.isinf(g).any():
+            s_, n_ = (int(v[0]) for v in np.nonzero(np.isinf(g)))
+            raise ValueError(f"genotypes: SNP {s_}, sample {n_} is infinite; genotypes are 0, "
+                             "1, 2 or missing (NaN or -1)")
+        if not np.all(np.isnan(g) | (g == np.round(g))):
+            s_, n_ = (int(v[0]) for v in np.nonzero(~(np.isnan(g) | (g == np.round(g)))))
+            raise ValueError(f"genotypes: SNP {s_}, sample {n_} is {g[s_, n_]!r}; genotypes "
+                             "are 0, 1, 2 or missing (NaN or -1)")
+        g = np.where(np.isnan(g), -1, g)
     bad = (g < -1) | (g > 2)
+    g = np.where(bad, 3, g).astype(np.int16)
     if bad.any():
         s, n = (int(v[0]) for v in np.nonzero(bad))
         raise ValueError(f"genotypes must be 0, 1, 2 or -1 (missing); SNP {s}, sample {n} is "
-                         f"{int(g[s, n])}")
+                         f"{np.asarray(genotypes)[s, n]!r}")
     if phenotype is None:
         raise ValueError("phenotype is required (one 0/1 value per sample)")
-    y = np.asarray(phenotype)
+    y = aligned(phenotype, samples, "phenotype", "the genotypes' samples")
     if y.ndim != 1 or y.size != g.shape[1]:
         raise ValueError(f"phenotype must have one value per sample ({g.shape[1]}), got "
                          f"shape {y.shape}")
+    if y.dtype.kind == "f":
+        if not np.all(np.isnan(y) | np.isin(y, [0, 1, -1])):
+            raise ValueError("phenotype must be 1 (case), 0 (control) or missing (NaN, -1)")
+        y = np.where(np.isnan(y), -1, y).astype(np.int8)
     if y.dtype == bool:
         y = y.astype(np.int8)
     bad_y = ~np.isin(y, [0, 1, -1])
@@ -384,13 +418,14 @@ class Search:
         return frame
 
 
-def prepare(genotypes, phenotype=None, *, order=4, score="k2", top=10, snps=None) -> Search:
+def prepare(genotypes, phenotype=None, *, order=4, score="k2", top=10, snps=None,
+            layout="snp-major") -> Search:
     """Check the inputs of :func:`epistasis` and encode them (shared with oclstat.distributed)."""
     order = as_int(order, "order", minimum=2, maximum=4)
     top = as_int(top, "top", minimum=1)
     if score not in SCORES:
         raise ValueError(f"score must be one of {SCORES}, got {score!r}")
-    g, y, names, index_map = _inputs(genotypes, phenotype, snps)
+    g, y, names, index_map = _inputs(genotypes, phenotype, snps, layout)
     n_snps = g.shape[0]
     if order > n_snps:
         raise ValueError(f"order {order} is larger than the number of SNPs ({n_snps})")
@@ -441,13 +476,18 @@ def _runtimes(device, devices):
 
 
 def epistasis(genotypes, phenotype=None, *, order: int = 4, score: str = "k2", top: int = 10,
-              snps=None, backend: str = "auto", device=None, client=None, progress=None,
-              devices=None):
+              snps=None, layout: str = "snp-major", backend: str = "auto", device=None,
+              client=None, progress=None, devices=None):
     """Exhaustive search over every combination of ``order`` (2, 3 or 4) SNPs.
 
-    ``genotypes``: SNPs x samples (0/1/2, -1 missing) or a :class:`oclstat.genotypes.Genotypes`
-    (from :func:`oclstat.genotypes.read_plink` / ``read_genotype_table``); ``phenotype``: 1 case,
-    0 control (-1 missing) per sample. ``snps`` restricts the search to some SNPs (indices or
+    ``genotypes``: SNPs x samples (0/1/2, -1 or NaN missing; ``layout="sample-major"`` for
+    samples x SNPs, the usual layout of a DataFrame with SNP names as columns), or a
+    :class:`oclstat.genotypes.Genotypes` (from :func:`oclstat.genotypes.read_plink` /
+    ``read_genotype_table``); ``phenotype``: 1 case, 0 control (-1 or NaN missing) per sample.
+    **Labels are aligned, never taken by position**: a DataFrame's SNP labels name the SNPs in
+    the result (and in ``snps=``), a phenotype Series indexed by sample id is matched to the
+    DataFrame's sample labels (labels that repeat or disagree are an error); positions are used
+    only for unlabelled arrays. ``snps`` restricts the search to some SNPs (indices or
     names). ``device``: None (the default device), one device, or a list of devices (indices,
     names or runtimes) that share the work dynamically (``devices=`` is the deprecated name).
     ``client``: a ``dask.distributed.Client`` (or :class:`oclstat.distributed.LocalDevices`) to
@@ -460,7 +500,8 @@ def epistasis(genotypes, phenotype=None, *, order: int = 4, score: str = "k2", t
     """
     if backend not in BACKENDS:
         raise ValueError(f"backend must be one of {BACKENDS}, got {backend!r}")
-    search = prepare(genotypes, phenotype, order=order, score=score, top=top, snps=snps)
+    search = prepare(genotypes, phenotype, order=order, score=score, top=top, snps=snps,
+                     layout=layout)
     runtimes = _runtimes(device, devices)
     if _use_cuda(backend, search, runtimes, client):
         from .cuda.epistasis_tc import search_tensor_cores

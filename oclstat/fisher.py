@@ -48,7 +48,7 @@ from . import random as ocr
 from ._multitest import benjamini_hochberg
 from ._progress import Progress
 from ._runtime import get_runtime
-from ._validation import as_float_dtype, as_int, as_shape
+from ._validation import as_float_dtype, as_int, as_shape, check_host_memory
 
 __all__ = [
     "FisherSimResult",
@@ -562,6 +562,10 @@ def random_table(row_sums, col_sums, size=1, *, seed=None, streams=None, dtype=N
     if rows.sum() > MAX_TOTAL:
         raise ValueError(f"the margins total {rows.sum()}; up to {MAX_TOTAL} is supported")
     shape, n = as_shape(size)
+    # the tables as uint32 on the way, int64 when returned (and a reordered copy)
+    check_host_memory(n * len(rows) * len(cols) * (4 + 8 + 8), f"random_table(size={size!r})",
+                      "draw fewer tables per call (streams= continues where the last call "
+                      "stopped)")
     rt = get_runtime(device)
     dt = _choose_dtype(rt, dtype)
     margins = _Margins.of(rows, cols)

@@ -18,9 +18,10 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
-from pathlib import Path
 
 import numpy as np
+
+from ._tables import open_text, read_table
 
 __all__ = ["Genotypes", "read_plink", "read_genotype_table"]
 
@@ -45,8 +46,8 @@ def read_plink(prefix) -> Genotypes:
     for suffix in (".bed", ".bim", ".fam"):
         if not os.path.exists(prefix + suffix):
             raise FileNotFoundError(f"{prefix + suffix} not found (PLINK prefix {prefix!r})")
-    fam = [ln.split() for ln in Path(prefix + ".fam").read_text().splitlines() if ln.strip()]
-    bim = [ln.split() for ln in Path(prefix + ".bim").read_text().splitlines() if ln.strip()]
+    fam = [ln.split() for ln in open_text(prefix + ".fam")[0].splitlines() if ln.strip()]
+    bim = [ln.split() for ln in open_text(prefix + ".bim")[0].splitlines() if ln.strip()]
     for i, f in enumerate(fam):
         if len(f) < 6:
             raise ValueError(f"{prefix}.fam line {i + 1}: expected 6 columns, got {len(f)}")
@@ -72,85 +73,69 @@ def read_plink(prefix) -> Genotypes:
     return Genotypes(genotypes, phenotype, [b[1] for b in bim], [f[1] for f in fam])
 
 
-def _open_text(path):
-    if hasattr(path, "read"):
-        return path.read()
-    p = str(path)
-    if p.endswith(".gz"):
-        import gzip
+def read_genotype_table(path, *, layout: str = "auto", phenotype=None, header="auto",
+                        row_names="auto") -> Genotypes:
+    """Read 0/1/2 genotypes from CSV/TSV (gzip too, by content), with the layout worked out as
+    :func:`oclstat.io.read_table` does (header row and row names from the content, refused when
+    ambiguous; ``header=`` / ``row_names=`` settle it).
 
-        with gzip.open(p, "rt") as fh:
-            return fh.read()
-    return Path(p).read_text()
-
-
-def read_genotype_table(path, *, layout: str = "auto", phenotype=None) -> Genotypes:
-    """Read 0/1/2 genotypes from CSV/TSV (``.gz`` too).
-
-    ``layout="snp-major"``: one row per SNP (``id, g_1 .. g_N``); a first row starting with
-    ``VarSam`` (BitEpi) holds the phenotype. ``layout="sample-major"``: one row per sample
-    with a header; the phenotype is the column named class/y/phenotype/status/label (or the
-    last column). ``"auto"`` picks snp-major when the first field is ``VarSam``. A phenotype
-    vector can be given instead (``phenotype=``). Missing genotypes: empty, NA or -1.
+    ``layout="snp-major"``: one row per SNP (its name first); a row named ``VarSam`` (BitEpi)
+    holds the phenotype. ``layout="sample-major"``: one row per sample; the phenotype is the
+    column named class/y/phenotype/pheno/status/label (else the last column). ``"auto"`` picks
+    snp-major when a row is named ``VarSam``. ``phenotype=`` gives the phenotype instead.
+    Missing genotypes: empty, NA or -1. Without a header the SNPs are named snp0, snp1, ...
     """
-    text = _open_text(path)
-    lines = [ln for ln in text.splitlines() if ln.strip()]
-    if not lines:
-        raise ValueError(f"{path}: empty genotype file")
-    sep = "\t" if "\t" in lines[0] else ","
-    first = lines[0].split(sep)[0].strip()
-    if layout == "auto":
-        layout = "snp-major" if first.lower() == "varsam" else "sample-major"
-    if layout not in ("snp-major", "sample-major"):
+    if layout not in ("auto", "snp-major", "sample-major"):
         raise ValueError(f"layout must be 'auto', 'snp-major' or 'sample-major', got {layout!r}")
-    rows = [ln.split(sep) for ln in lines]
+    table = read_table(path, header=header, row_names=row_names, what="genotype table")
+    where = table.source
+    values = np.where(np.isnan(table.values), -1, table.values)
+    rows = table.row_names or []
+    varsam = [i for i, r in enumerate(rows) if r.strip().lower() == "varsam"]
+    if layout == "auto":
+        layout = "snp-major" if varsam else "sample-major"
+    pheno = None
     if layout == "snp-major":
-        pheno = None
-        if rows[0][0].strip().lower() == "varsam":
-            pheno = _parse_ints(rows[0][1:], f"{path} line 1 (phenotype)")
-            rows = rows[1:]
-        names = [r[0].strip() for r in rows]
-        widths = {len(r) for r in rows}
-        if len(widths) != 1:
-            raise ValueError(f"{path}: SNP rows have different numbers of fields {sorted(widths)}")
-        g = np.array([_parse_ints(r[1:], f"{path} SNP {r[0]}") for r in rows], dtype=np.int16)
+        if varsam:
+            pheno = values[varsam[0]]
+            keep = [i for i in range(len(values)) if i != varsam[0]]
+            values = values[keep]
+            rows = [rows[i] for i in keep]
+        g = values
+        names = list(rows) if rows else [f"snp{i}" for i in range(len(g))]
+        samples = table.col_names
     else:
-        header = [h.strip() for h in rows[0]]
-        body = rows[1:]
-        lower = [h.lower() for h in header]
+        cols = list(table.col_names) if table.col_names else None
         if phenotype is None:
-            col = next((i for i, h in enumerate(lower) if h in _CASE_NAMES), len(header) - 1)
+            col = values.shape[1] - 1
+            if cols:
+                lower = [c.strip().lower() for c in cols]
+                col = next((i for i, c in enumerate(lower) if c in _CASE_NAMES), col)
+            pheno = values[:, col]
+            keep = [i for i in range(values.shape[1]) if i != col]
         else:
-            col = None
-        widths = {len(r) for r in body}
-        if widths != {len(header)}:
-            raise ValueError(f"{path}: rows have {sorted(widths)} fields, the header "
-                             f"{len(header)}")
-        table = np.array([_parse_ints(r, f"{path} line {i + 2}") for i, r in enumerate(body)],
-                         dtype=np.int16)
-        keep = [i for i in range(len(header)) if i != col]
-        g = table[:, keep].T
-        pheno = table[:, col] if col is not None else None
-        names = [header[i] for i in keep]
-        if len(set(names)) != len(names):
-            names = [f"snp{i}" for i in range(len(names))]
+            keep = list(range(values.shape[1]))
+        g = values[:, keep].T
+        names = [cols[i] for i in keep] if cols else [f"snp{i}" for i in range(len(keep))]
+        samples = list(rows) if rows else None
+    if len(set(names)) == 1 and len(names) > 1:    # a placeholder (hiperbio's X,X,...,Y)
+        names = [f"snp{i}" for i in range(len(names))]
+    if len(set(names)) != len(names):
+        dup = next(n for n in names if names.count(n) > 1)
+        raise ValueError(f"{where}: SNP name {dup!r} appears twice")
+    bad = ~np.isin(g, (-1, 0, 1, 2))
+    if bad.any():
+        s_, n_ = (int(v[0]) for v in np.nonzero(bad))
+        raise ValueError(f"{where}: SNP {names[s_]!r}, sample {n_ + 1} is {g[s_, n_]:g}, not a "
+                         "genotype (0, 1, 2 or missing)")
     if phenotype is not None:
         pheno = np.asarray(phenotype)
     if pheno is None:
-        raise ValueError(f"{path}: no phenotype in the file; pass phenotype=")
-    return Genotypes(np.asarray(g, dtype=np.int16).astype(np.int8, copy=False),
-                     np.asarray(pheno, dtype=np.int16).astype(np.int8), names)
-
-
-def _parse_ints(fields, where):
-    out = []
-    for f in fields:
-        f = f.strip()
-        if f in ("", "NA", "na", "NaN", "nan", "-1", "."):
-            out.append(-1)
-            continue
-        try:
-            out.append(int(float(f)))
-        except ValueError:
-            raise ValueError(f"{where}: {f!r} is not a genotype (0, 1, 2 or missing)") from None
-    return out
+        raise ValueError(f"{where}: no phenotype in the file; pass phenotype=")
+    pheno = np.asarray(pheno, dtype=np.float64)
+    if not np.isin(pheno, (-1, 0, 1)).all():
+        bad_v = pheno[~np.isin(pheno, (-1, 0, 1))][0]
+        raise ValueError(f"{where}: phenotype value {bad_v:g} is not 1 (case), 0 (control) or "
+                         "missing")
+    return Genotypes(g.astype(np.int8), pheno.astype(np.int8), names,
+                     list(samples) if samples else None)

@@ -52,6 +52,7 @@ import numpy as np
 import pandas as pd
 
 from . import io as _io
+from ._labels import aligned, is_default_index
 from ._validation import as_float_dtype, as_int
 
 __all__ = ["GseaResult", "gsea", "METRICS", "ranking_metric", "enrichment_score"]
@@ -193,7 +194,7 @@ def _expression(expression, genes):
         if genes is not None:
             raise ValueError("genes= is only for array input; a DataFrame's index names the genes")
         names = [str(g) for g in expression.index]
-        samples = [str(c) for c in expression.columns]
+        samples = None if is_default_index(expression.columns) else list(expression.columns)
         try:
             values = expression.to_numpy(dtype=np.float64)
         except (TypeError, ValueError):
@@ -212,7 +213,7 @@ def _expression(expression, genes):
             raise ValueError(
                 f"genes has {len(names)} names, expression has {values.shape[0]} rows"
             )
-        samples = [str(i) for i in range(values.shape[1])]
+        samples = None
     if values.shape[0] < 2 or values.shape[1] < 2:
         raise ValueError(f"expression needs at least 2 genes and 2 samples, got {values.shape}")
     bad = ~np.isfinite(values)
@@ -230,13 +231,15 @@ def _expression(expression, genes):
     return values, names, samples
 
 
-def _phenotype(phenotype, classes, n_samples) -> tuple[np.ndarray, tuple]:
+def _phenotype(phenotype, classes, n_samples, samples=None) -> tuple[np.ndarray, tuple]:
+    """The class-A mask of the samples; a labelled phenotype (Series or dict by sample name)
+    is aligned to ``samples`` (the expression's column names, None for an array)."""
     if isinstance(phenotype, (str, os.PathLike)):
         phenotype = _io.read_cls(phenotype)
     if isinstance(phenotype, _io.Phenotype):
         labels, classes = list(phenotype.labels), classes or phenotype.classes
     else:
-        arr = np.asarray(phenotype)
+        arr = aligned(phenotype, samples, "phenotype", "the expression's samples (columns)")
         if arr.ndim != 1:
             raise ValueError(f"phenotype must be 1-D (one label per sample), got shape {arr.shape}")
         labels = arr.tolist()
@@ -388,13 +391,13 @@ def gsea(
         raise TypeError(f"weight must be a number, got {weight!r}") from None
     if not np.isfinite(weight) or weight < 0:
         raise ValueError(f"weight must be a finite number >= 0, got {weight}")
-    n_perm = as_int(n_perm, "n_perm", minimum=0)
+    n_perm = as_int(n_perm, "n_perm", minimum=1)
     min_size = as_int(min_size, "min_size", minimum=1)
     max_size = as_int(max_size, "max_size", minimum=1)
     if max_size < min_size:
         raise ValueError(f"max_size ({max_size}) must be >= min_size ({min_size})")
-    values, names, _ = _expression(expression, genes)
-    mask, classes = _phenotype(phenotype, classes, values.shape[1])
+    values, names, samples = _expression(expression, genes)
+    mask, classes = _phenotype(phenotype, classes, values.shape[1], samples)
     n_a, n_b = int(mask.sum()), int((~mask).sum())
     need = 2 if metric in ("signal_to_noise", "t_test") else 1
     if min(n_a, n_b) < need:
@@ -407,6 +410,9 @@ def gsea(
 
     # observed labelling, in float64 on the host
     m_obs, key_obs = ranking_metric(values, mask, metric)
+    if np.all(key_obs == key_obs[0]):
+        raise ValueError(f"the {metric} metric is {key_obs[0]:g} for every gene (is the "
+                         "expression constant across samples?): no ranking, no enrichment")
     order = _order(key_obs)
     sorted_metric = m_obs[order]
     position = np.empty(order.size, dtype=np.int64)

@@ -1,7 +1,10 @@
-"""Readers and writers for the GSEA file formats: GCT 1.2/1.3, NAME/DESCRIPTION tables, CLS, GMT.
+"""Readers and writers for the GSEA file formats: GCT 1.2/1.3, NAME/DESCRIPTION tables, CLS, GMT,
+and numeric tables (:func:`read_table`: counts, features x samples).
 
-Every reader raises ``ValueError`` naming the file and the line when a file does not parse,
-when gene names repeat, or when the class labels do not match the sample count.
+Every reader takes a path or a stream, reads gzip files (by content, ``.gz`` or not) and UTF-8
+with or without a byte-order mark and any line ending, and raises ``ValueError`` naming the
+file and the line when a file does not parse, when gene names repeat, or when the class labels
+do not match the sample count.
 
 * expression (GCT, or a tab-separated table whose first two columns are NAME and DESCRIPTION)
   comes back as a ``pandas.DataFrame`` of floats, genes x samples, indexed by gene name, with
@@ -28,7 +31,11 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from ._tables import Table, open_text, read_table
+
 __all__ = [
+    "Table",
+    "read_table",
     "Phenotype",
     "read_expression",
     "read_gct",
@@ -124,8 +131,8 @@ def read_gct(source) -> pd.DataFrame:
     >>> read_gct(f).loc["G2", "s1"]
     np.float64(3.0)
     """
-    with _text(source) as (fh, where):
-        lines = _lines(fh)
+    text, where = open_text(source)
+    lines = _lines(io.StringIO(text))
     if not lines:
         raise ValueError(f"{where}: empty file")
     version = lines[0].strip()
@@ -173,10 +180,11 @@ def read_expression(source) -> pd.DataFrame:
     >>> read_expression(f).shape
     (1, 2)
     """
-    with _text(source) as (fh, where):
-        text = fh.read()
+    text, where = open_text(source)
     if text.lstrip().startswith("#1."):
-        return read_gct(io.StringIO(text))
+        stream = io.StringIO(text)
+        stream.name = where
+        return read_gct(stream)
     lines = _lines(io.StringIO(text))
     while lines and not lines[0].strip():
         lines.pop(0)
@@ -237,8 +245,8 @@ def read_cls(source) -> Phenotype:
     >>> read_cls(_io.StringIO("3 2 1\\n# CASE CONTROL\\n0 1 0\\n")).labels
     ('CASE', 'CONTROL', 'CASE')
     """
-    with _text(source) as (fh, where):
-        lines = [ln for ln in _lines(fh) if ln.strip()]
+    text, where = open_text(source)
+    lines = [ln for ln in _lines(io.StringIO(text)) if ln.strip()]
     if lines and lines[0].strip().lower().startswith("#numeric"):
         raise ValueError(f"{where}: continuous (#numeric) phenotypes are not supported; "
                          "gsea needs two classes")
@@ -289,8 +297,8 @@ def read_gmt(source, *, descriptions: bool = False):
     >>> sets, desc
     ({'S': ['A', 'B']}, {'S': 'http://x'})
     """
-    with _text(source) as (fh, where):
-        lines = _lines(fh)
+    text, where = open_text(source)
+    lines = _lines(io.StringIO(text))
     sets: dict[str, list[str]] = {}
     desc: dict[str, str] = {}
     for ln_no, line in enumerate(lines, 1):

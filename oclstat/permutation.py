@@ -40,10 +40,11 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ._labels import check_unique, is_default_index
 from ._multitest import benjamini_hochberg
 from ._progress import Progress
-from ._runtime import get_runtime
-from ._validation import as_int
+from ._runtime import DeviceCapabilityError, get_runtime
+from ._validation import as_int, check_host_memory, host_memory_available
 
 __all__ = ["PermutationTestResult", "permutation_test", "window_scores"]
 
@@ -70,6 +71,8 @@ class PermutationTestResult:
         With ``return_null=True``: ``null_distribution[..., t]`` is P(T = null_offset + t).
     null_offset
         Statistic value of index 0 of ``null_distribution``.
+    features
+        The feature names (DataFrame input), in the order of the arrays.
     """
 
     statistic: np.ndarray | float
@@ -79,6 +82,7 @@ class PermutationTestResult:
     n_windows: int | None
     null_distribution: np.ndarray | None = field(default=None, repr=False)
     null_offset: np.ndarray | float | None = field(default=None, repr=False)
+    features: list | None = field(default=None, repr=False)
 
     def qvalues(self) -> np.ndarray:
         """Benjamini-Hochberg q-values over the features (R's ``p.adjust(p, "BH")``)."""
@@ -90,10 +94,45 @@ class PermutationTestResult:
 
         return pd.DataFrame({"statistic": np.atleast_1d(self.statistic),
                              "pvalue": np.atleast_1d(self.pvalue),
-                             "qvalue": np.atleast_1d(self.qvalues())})
+                             "qvalue": np.atleast_1d(self.qvalues())},
+                            index=pd.Index(self.features, name="feature")
+                            if self.features is not None else None)
 
 
 # ----------------------------------------------------------------------------- input
+
+
+def _aligned_features(x, y, axis):
+    """x and y as arrays with their features in the same order: DataFrames that name their
+    features are paired by name (names that repeat or differ are an error); unlabelled
+    inputs by position. Returns (x, y, feature names or None)."""
+    import pandas as pd
+
+    def features_of(a):
+        if not isinstance(a, pd.DataFrame):
+            return None
+        index = a.index if axis in (-1, 1) else a.columns
+        return None if is_default_index(index) else list(index)
+
+    fx, fy = features_of(x), features_of(y)
+    if fx is None or fy is None:        # one group unlabelled: paired by position
+        named = fx if fx is not None else fy
+        if named is not None:
+            check_unique(named, "the features")
+        return (x.to_numpy() if isinstance(x, pd.DataFrame) else x,
+                y.to_numpy() if isinstance(y, pd.DataFrame) else y, named)
+    check_unique(fx, "x's features")
+    check_unique(fy, "y's features")
+    only_x = [f for f in fx if f not in set(fy)]
+    only_y = [f for f in fy if f not in set(fx)]
+    if only_x or only_y:
+        raise ValueError(f"x and y name different features: {len(only_x)} only in x (e.g. "
+                         f"{only_x[:3]}), {len(only_y)} only in y (e.g. {only_y[:3]})")
+    if axis in (-1, 1):
+        y = y.loc[fx]
+    else:
+        y = y.loc[:, fx]
+    return x.to_numpy(), y.to_numpy(), fx
 
 
 def _as_samples(a, name: str, axis: int) -> np.ndarray:
@@ -136,9 +175,10 @@ def window_scores(pooled: np.ndarray, n_windows: int) -> np.ndarray:
 # ----------------------------------------------------------------------------- device
 
 
-def _null_of_smaller_group(rt, scores: np.ndarray, k: int, progress) -> tuple[np.ndarray, int]:
-    """P(sum of a random k-subset of row f = s) for every feature f (rows of ``scores``, each
-    sorted ascending). Returns (probabilities (F, L), L)."""
+def _plan(rt, scores: np.ndarray, k: int):
+    """Sizes of the programme for the features (rows of ``scores``, sorted ascending): the
+    cumulative sums, the largest reachable sum per step, the row length and the batch of
+    features per launch (device memory) as a dict."""
     n_features, n = scores.shape
     csum = np.concatenate([np.zeros((n_features, 1), np.int64), np.cumsum(scores, axis=1)], 1)
     steps = np.arange(n + 1)
@@ -148,21 +188,32 @@ def _null_of_smaller_group(rt, scores: np.ndarray, k: int, progress) -> tuple[np
     per_feature_schedule = SCHEDULE == "feature" or (SCHEDULE is None and not rt.gpu_schedule)
     n_buffers = 1 if per_feature_schedule else 2
     per_feature = (k + 1) * row_len * 8
-    fit = rt.max_items(per_feature * n_buffers, fraction=0.2)
-    if per_feature > rt.info.max_alloc or fit < 1:
-        raise ValueError(
-            f"one feature needs {per_feature * n_buffers} bytes of device memory (sums up to "
-            f"{row_len - 1} for subsets of {k}); use fewer windows (n_windows) or a device with "
-            "more memory"
-        )
-    batch = min(n_features, fit, rt.info.max_alloc // per_feature)
+    fit = rt.max_items(per_feature * n_buffers, fraction=0.4)
+    if per_feature > rt.info.max_alloc or per_feature * n_buffers > 0.8 * rt.info.global_mem:
+        raise DeviceCapabilityError(
+            f"one feature's programme needs {per_feature * n_buffers / 1e9:.3g} GB of device "
+            f"memory (sums up to {row_len - 1} for subsets of {k} samples; the largest "
+            f"allocation of {rt.info.label} is {rt.info.max_alloc / 1e9:.3g} GB); use fewer "
+            "windows (n_windows) or a device with more memory")
+    host_rows = max(1, int(0.2 * host_memory_available()) // (4 * row_len * 8))
+    batch = max(1, min(n_features, fit, rt.info.max_alloc // per_feature, host_rows))
+    return {"csum": csum, "smax": smax, "row_len": row_len, "batch": batch,
+            "per_feature": per_feature, "n_buffers": n_buffers,
+            "per_feature_schedule": per_feature_schedule}
+
+
+def _null_batches(rt, scores: np.ndarray, k: int, plan: dict, progress):
+    """P(sum of a random k-subset of row f = s) for the features, a batch at a time: yields
+    (first feature, probabilities (batch, row length) float64)."""
+    n_features, n = scores.shape
+    csum, smax, row_len, batch = plan["csum"], plan["smax"], plan["row_len"], plan["batch"]
+    per_feature, n_buffers = plan["per_feature"], plan["n_buffers"]
     if rt.info.fp64:
         defines, entry, zero = rt.real_defines(np.float64), np.float64, np.zeros(1)
     else:   # (mantissa, exponent) float pairs: float's precision, unbounded range
         defines, entry = {**rt.real_defines(np.float32), "GREEN_WIDE": 1}, np.dtype("2f4")
         zero = np.array([0.0, -1e30], dtype=np.float32)
     options = () if rt.info.fp64 else ("-cl-fp32-correctly-rounded-divide-sqrt",)
-    raw = np.empty((n_features, row_len), dtype=entry)
     with Progress(n_features, desc="permutation_test", enabled=progress) as bar:
         for f0 in range(0, n_features, batch):
             f1 = min(n_features, f0 + batch)
@@ -171,7 +222,7 @@ def _null_of_smaller_group(rt, scores: np.ndarray, k: int, progress) -> tuple[np
             bufs = [rt.empty(nbytes) for _ in range(n_buffers)]
             d_scores = rt.to_device(np.ascontiguousarray(scores[f0:f1], dtype=_U32), False)
             d_csum = rt.to_device(np.ascontiguousarray(csum[f0:f1], dtype=_U32), False)
-            if per_feature_schedule:  # zeroes its own buffer
+            if plan["per_feature_schedule"]:  # zeroes its own buffer
                 kernel = rt.kernel("permutation.cl", "green_feature", defines, options)
                 rt.launch(kernel, nf, bufs[0], d_scores, d_csum, _U32(n), _U32(k),
                           _U64(row_len), _U64(nf), local_size=1)
@@ -187,14 +238,51 @@ def _null_of_smaller_group(rt, scores: np.ndarray, k: int, progress) -> tuple[np
                               _U32(i), _U32(k), _U64(row_len), _U64(nf), _U64(width))
                     bufs.reverse()
             last = rt.kernel("permutation.cl", "green_last_row", defines, options)
-            with rt.writing_into(raw[f0:f1]) as target:
+            raw = np.empty((nf, row_len), dtype=entry)
+            with rt.writing_into(raw) as target:
                 rt.launch(last, nf * row_len, bufs[0], target, _U32(k), _U64(row_len), _U64(nf))
+            for b in bufs:
+                b.release()
             bar.update(nf)
-    if raw.dtype == np.float64:
-        return raw, row_len
-    pairs = raw.view(np.float32).reshape(n_features, row_len, 2)
-    exponent = np.clip(pairs[..., 1], -10_000, 10_000).astype(np.int64)
-    return np.ldexp(pairs[..., 0].astype(np.float64), exponent), row_len
+            if raw.dtype != np.float64:
+                pairs = raw.view(np.float32).reshape(nf, row_len, 2)
+                exponent = np.clip(pairs[..., 1], -10_000, 10_000).astype(np.int64)
+                raw = np.ldexp(pairs[..., 0].astype(np.float64), exponent)
+            yield f0, raw
+
+
+def _tail_pvalues(probs, sorted_scores, scores, m, n, alternative, mid_p):
+    """(statistic index base, the null of x's sum, p-values) of a batch of features."""
+    row_len = probs.shape[1]
+    x_scores = scores[:, :m].sum(axis=1)
+    total = scores.sum(axis=1)
+    if m <= n:
+        null_x = probs  # P(sum of x's scores = s), s = 0 .. row_len - 1
+        base = np.zeros(len(scores), dtype=np.int64)
+    else:
+        # the y-sum s_y has law probs; x's sum is total - s_y. Index t <-> x-sum base + t.
+        smax_y = sorted_scores[:, -n:].sum(axis=1)
+        t = np.arange(row_len)
+        src = smax_y[:, None] - t[None, :]
+        ok = src >= 0
+        null_x = np.where(ok, np.take_along_axis(probs, np.clip(src, 0, None), axis=1), 0.0)
+        base = total - smax_y
+    idx = x_scores - base
+    rows = np.arange(len(scores))
+    p_eq = null_x[rows, idx]
+    # each tail summed from its own end, so small tail probabilities keep their precision
+    p_le = np.cumsum(null_x, axis=1)[rows, idx]                     # P(T <= t)
+    p_ge = np.cumsum(null_x[:, ::-1], axis=1)[:, ::-1][rows, idx]   # P(T >= t)
+    if mid_p:
+        p_ge = p_ge - 0.5 * p_eq
+        p_le = p_le - 0.5 * p_eq
+    if alternative == "greater":
+        p = p_ge
+    elif alternative == "less":
+        p = p_le
+    else:
+        p = np.minimum(1.0, 2.0 * np.minimum(p_ge, p_le))
+    return base, null_x, np.clip(p, 0.0, 1.0)
 
 
 # ----------------------------------------------------------------------------- the test
@@ -234,6 +322,7 @@ def permutation_test(x, y, *, n_windows=None, alternative="two-sided", mid_p=Fal
     """
     if alternative not in ALTERNATIVES:
         raise ValueError(f"alternative must be one of {ALTERNATIVES}, got {alternative!r}")
+    x, y, features = _aligned_features(x, y, axis)
     one_feature = np.ndim(x) == 1 and np.ndim(y) == 1
     xs = _as_samples(x, "x", axis)
     ys = _as_samples(y, "y", axis)
@@ -265,38 +354,22 @@ def permutation_test(x, y, *, n_windows=None, alternative="two-sided", mid_p=Fal
 
     rt = get_runtime(device)
     sorted_scores = np.sort(scores, axis=1)
-    probs, row_len = _null_of_smaller_group(rt, sorted_scores, k, progress)
-
+    plan = _plan(rt, sorted_scores, k)
+    n_features, row_len = len(scores), plan["row_len"]
+    if return_null:
+        check_host_memory(n_features * row_len * 8, f"return_null=True ({n_features} features "
+                          f"x {row_len} sums)", "leave return_null off (p-values need only a "
+                          "batch at a time) or test fewer features at once")
+    p = np.empty(n_features)
+    base = np.empty(n_features, dtype=np.int64)
+    null_x = np.empty((n_features, row_len)) if return_null else None
+    for f0, probs in _null_batches(rt, sorted_scores, k, plan, progress):
+        f1 = f0 + len(probs)
+        base[f0:f1], null_b, p[f0:f1] = _tail_pvalues(probs, sorted_scores[f0:f1],
+                                                      scores[f0:f1], m, n, alternative, mid_p)
+        if return_null:
+            null_x[f0:f1] = null_b
     x_scores = scores[:, :m].sum(axis=1)
-    total = scores.sum(axis=1)
-    if m <= n:
-        null_x = probs  # P(sum of x's scores = s), s = 0 .. row_len - 1
-        base = np.zeros(len(scores), dtype=np.int64)
-    else:
-        # the y-sum s_y has law probs; x's sum is total - s_y. Index t <-> x-sum base + t.
-        smax_y = sorted_scores[:, -n:].sum(axis=1)
-        t = np.arange(row_len)
-        src = smax_y[:, None] - t[None, :]
-        ok = src >= 0
-        null_x = np.where(ok, np.take_along_axis(probs, np.clip(src, 0, None), axis=1), 0.0)
-        base = total - smax_y
-    idx = x_scores - base
-    rows = np.arange(len(scores))
-    upper = np.cumsum(null_x[:, ::-1], axis=1)[:, ::-1]  # P(T >= base + t)
-    lower = np.cumsum(null_x, axis=1)  # P(T <= base + t)
-    p_eq = null_x[rows, idx]
-    p_ge = upper[rows, idx]
-    p_le = lower[rows, idx]
-    if mid_p:
-        p_ge = p_ge - 0.5 * p_eq
-        p_le = p_le - 0.5 * p_eq
-    if alternative == "greater":
-        p = p_ge
-    elif alternative == "less":
-        p = p_le
-    else:
-        p = np.minimum(1.0, 2.0 * np.minimum(p_ge, p_le))
-    p = np.clip(p, 0.0, 1.0)
 
     statistic = x_scores + offset
     null_offset = base + offset
@@ -306,4 +379,4 @@ def permutation_test(x, y, *, n_windows=None, alternative="two-sided", mid_p=Fal
             null_x[0] if return_null else None, null_offset[0].item() if return_null else None)
     return PermutationTestResult(statistic, p, alternative, bool(mid_p), w,
                                  null_x if return_null else None,
-                                 null_offset if return_null else None)
+                                 null_offset if return_null else None, features)

@@ -39,7 +39,7 @@ import numpy as np
 from . import _mrg31k3p as _m
 from ._progress import Progress
 from ._runtime import get_runtime
-from ._validation import as_finite, as_float_dtype, as_int, as_shape
+from ._validation import as_finite, as_float_dtype, as_int, as_shape, check_host_memory
 
 __all__ = [
     "Streams",
@@ -79,6 +79,8 @@ def as_seed(seed, name: str = "seed") -> tuple[int, ...]:
     """
     if isinstance(seed, (bool, np.bool_)):
         raise TypeError(f"{name} must be an int or six integers, got a boolean")
+    if isinstance(seed, (float, np.floating)):      # 1e3, or R's doubles above 2^31
+        seed = as_int(seed, name)
     if isinstance(seed, (int, np.integer)):
         if seed < 0:
             raise ValueError(f"{name} must be a non-negative integer, got {seed}")
@@ -404,6 +406,8 @@ def create_streams(n: int, seed=DEFAULT_SEED, *, on_device: bool = False, device
     [336690377, 597094797, 1245771585, 85196284, 523477687, 2094976052]
     """
     n = as_int(n, "n", minimum=1)
+    check_host_memory(3 * n * 6 * 4, f"create_streams({n:,})",
+                      "streams are 72 bytes each; create fewer")
     words = as_seed(seed)
     if not on_device:
         return Streams(_m.create_stream_states(words, n))
@@ -509,6 +513,9 @@ def _draw(kernel_name, size, streams, seed, dtype, device, out, extra, *, paired
         if paired and rows_per_chunk > 1:
             rows_per_chunk -= rows_per_chunk % 2
         rows_per_chunk = min(rows_per_chunk, max(total_rows, 1))
+        check_host_memory(n_total * itemsize, f"{n_total:,} draws ({out_dtype})",
+                          "draw in pieces with streams= (they continue where they stopped), "
+                          "or into a device array with out=")
         result = np.empty(n_total, dtype=out_dtype)
         scratch = None
 

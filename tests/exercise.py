@@ -96,10 +96,10 @@ def exercise(device=None, *, only=None) -> dict[str, np.ndarray]:
             out[f"fields.chol.{tag}"] = oclstat.cholesky_batch(cov, device=rt)
             out[f"fields.simulate.{tag}"] = oclstat.simulate_fields(coords, params, 2, seed=12,
                                                                     dtype=dt, device=rt)
+            big = np.eye(70) + 0.5                      # more than one 64-column block
+            out[f"fields.ldl.two_blocks.{tag}"] = oclstat.ldl_batch(big, dtype=dt, device=rt).D
             out[f"special.kv.{tag}"] = oclstat.special.kv([0.5, 1.5, 7.3], [0.2, 2.5, 30.0],
                                                           dtype=dt, device=rt)
-        big = np.eye(70) + 0.5                          # more than one 64-column block
-        out["fields.ldl.two_blocks"] = oclstat.ldl_batch(big, dtype=reals[-1], device=rt).D
     if want("gsea"):
         expr, labels, sets = _gsea_data()
         for dt in reals:

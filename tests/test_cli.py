@@ -13,7 +13,8 @@ from conftest import REPO
 
 import oclstat
 import oclstat.random as ocr
-from oclstat.cli import main, read_numeric_table
+from oclstat.cli import main
+from oclstat.io import read_table
 
 
 def test_devices(capsys):
@@ -113,8 +114,7 @@ def test_fisher_command_prints_an_r_like_report(tmp_path, capsys, rt):
 def test_count_tables_with_and_without_header_and_names(tmp_path, text, suffix):
     path = tmp_path / f"t{suffix}"
     path.write_text(text)
-    counts, _, _ = read_numeric_table(str(path))
-    assert counts.tolist() == [[1, 2], [3, 4]]
+    assert read_table(str(path)).values.tolist() == [[1, 2], [3, 4]]
 
 
 def test_fisher_command_bad_table_is_reported(tmp_path, capsys):
@@ -189,3 +189,67 @@ def test_fields_command(tmp_path, capsys):
         main(["fields", "--param", "1,2,3", "--out", str(out)])
     rc = main(["fields", "--param=-1,1,1,0,1,0", "--out", str(out)])
     assert rc == 2 and "range must be > 0" in capsys.readouterr().err
+
+
+def test_outputs_are_checked_before_any_work(tmp_path, capsys, shared_data):
+    month = str(shared_data / "fisher" / "month.csv")
+    cases = [(["fisher", month, "--out", str(tmp_path / "missing" / "r.tsv")], "does not exist"),
+             (["fisher", month, "--out", str(tmp_path)], "is a folder"),
+             (["fisher", month, "--statistics", str(tmp_path / "no" / "s.npy")],
+              "does not exist")]
+    (tmp_path / "afile").write_text("x")
+    cases.append((["gsea", "--expr", "x", "--cls", "y", "--gmt", "z", "--plot",
+                   str(tmp_path / "afile")], "--plot takes a folder"))
+    for argv, message in cases:
+        assert main(argv) == 2
+        err = capsys.readouterr().err
+        assert message in err and len(err.strip().splitlines()) == 1, err
+
+
+def test_outputs_are_written_whole_or_not_at_all(tmp_path, shared_data):
+    """Ctrl-C: one line, exit 130 within a second or two, no output file left behind."""
+    import signal
+    import time
+
+    out = tmp_path / "r.tsv"
+    proc = subprocess.Popen([sys.executable, "-m", "oclstat", "fisher",
+                             str(shared_data / "fisher" / "month.csv"), "--resamples", "1e10",
+                             "--seed", "1", "--out", str(out)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(6)
+    proc.send_signal(signal.SIGINT)
+    t0 = time.perf_counter()
+    _, err = proc.communicate(timeout=60)
+    assert time.perf_counter() - t0 < 3
+    assert proc.returncode == 130, err
+    assert err.strip().splitlines()[-1] == "oclstat fisher: interrupted"
+    assert not out.exists() and not list(tmp_path.iterdir())
+
+
+def test_permtest_pairs_features_by_name(tmp_path, capsys, rt):
+    rng = np.random.default_rng(4)
+    a = pd.DataFrame(rng.integers(0, 20, size=(6, 5)), index=[f"p{i}" for i in range(6)])
+    b = pd.DataFrame(rng.integers(0, 20, size=(6, 7)), index=[f"p{i}" for i in range(6)])
+    a.to_csv(tmp_path / "a.csv")
+    b.iloc[::-1].to_csv(tmp_path / "b.csv")
+    assert main(["permtest", str(tmp_path / "a.csv"), str(tmp_path / "b.csv"), "--out",
+                 str(tmp_path / "r.tsv")]) == 0
+    got = pd.read_csv(tmp_path / "r.tsv", sep="\t")
+    want = oclstat.permutation_test(a.to_numpy(), b.to_numpy(), device=rt)
+    assert got["feature"].tolist() == list(a.index)
+    np.testing.assert_allclose(got["pvalue"], want.pvalue, rtol=1e-12)
+    b.rename(index={"p3": "p0"}).to_csv(tmp_path / "dup.csv")
+    assert main(["permtest", str(tmp_path / "a.csv"), str(tmp_path / "dup.csv")]) == 2
+    assert "appears twice" in capsys.readouterr().err
+    assert main(["permtest", str(tmp_path / "a.csv"), str(tmp_path / "a.csv"), "--windows",
+                 "1"]) == 2
+    assert "--windows must be >= 2" in capsys.readouterr().err
+
+
+def test_no_arguments_prints_help_and_version(capsys):
+    assert main([]) == 0
+    assert "usage: oclstat" in capsys.readouterr().out
+    with pytest.raises(SystemExit):
+        main(["--version"])
+    assert oclstat.__version__ in capsys.readouterr().out
+    assert main(["rng", "uniform", "--n", "2", "--seed", "1e3", "--out", "-"]) == 0

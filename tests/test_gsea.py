@@ -257,10 +257,33 @@ def test_planted_set_found_and_leading_edge(rt):
     assert rs.max() == pytest.approx(up["es"], abs=1e-12)
 
 
-def test_zero_permutations_gives_scores_only(rt):
+def test_degenerate_requests_are_errors_not_tables_of_nan(rt):
+    """n_perm=0 used to give NaN NES and p; constant expression an ES of 0.17 and NES 1."""
     expr, labels, sets = toy(1)
-    res = oclstat.gsea(expr, labels, sets, n_perm=0, min_size=10, device=rt)
-    assert res.table["es"].notna().all() and res.table["pval"].isna().all()
+    with pytest.raises(ValueError, match="n_perm must be >= 1"):
+        oclstat.gsea(expr, labels, sets, n_perm=0, min_size=10, device=rt)
+    flat = pd.DataFrame(np.ones(expr.shape), index=expr.index, columns=expr.columns)
+    with pytest.raises(ValueError, match="for every gene"):
+        oclstat.gsea(flat, labels, sets, n_perm=10, min_size=10, device=rt)
+
+
+def test_phenotype_labels_are_aligned_to_the_expression_columns(rt):
+    """A phenotype Series in another order than the expression's columns is matched by sample
+    name (it used to be taken by position and gave other ES); disagreeing labels are an error."""
+    expr, labels, sets = toy(2)
+    expr.columns = [f"sample{i}" for i in range(expr.shape[1])]
+    want = oclstat.gsea(expr, labels, sets, n_perm=20, min_size=10, seed=3, device=rt)
+    shuffled = pd.Series(labels, index=expr.columns).iloc[::-1]
+    got = oclstat.gsea(expr, shuffled, sets, n_perm=20, min_size=10, seed=3, device=rt)
+    pd.testing.assert_frame_equal(got.table, want.table)
+    got = oclstat.gsea(expr, dict(shuffled), sets, n_perm=20, min_size=10, seed=3, device=rt)
+    pd.testing.assert_frame_equal(got.table, want.table)
+    with pytest.raises(ValueError, match="disagree"):
+        oclstat.gsea(expr, shuffled.rename(index={"sample0": "other"}), sets, n_perm=5,
+                     min_size=10, device=rt)
+    with pytest.raises(ValueError, match="appears more than once"):
+        oclstat.gsea(expr, pd.Series(labels, index=["s"] * len(labels)), sets, n_perm=5,
+                     min_size=10, device=rt)
 
 
 def test_to_tsv_round_trip(rt, tmp_path):

@@ -238,3 +238,22 @@ def test_agrees_with_coin_exact_oneway_test(R):
             assert res.pvalue == pytest.approx(coin[alt], rel=1e-9)
         two = oclstat.permutation_test(x, y).pvalue
         assert two == pytest.approx(min(1, 2 * min(coin["greater"], coin["less"])), rel=1e-9)
+
+
+def test_dataframes_are_paired_by_feature_name(rt):
+    """Rows of x and y named in different orders are paired by name, not by position;
+    names that differ or repeat are an error."""
+    import pandas as pd
+
+    rng = np.random.default_rng(8)
+    names = [f"prot{i}" for i in range(6)]
+    x = pd.DataFrame(rng.integers(0, 30, size=(6, 5)), index=names)
+    y = pd.DataFrame(rng.integers(0, 30, size=(6, 8)) + 5, index=names)
+    want = oclstat.permutation_test(x.to_numpy(), y.to_numpy(), device=rt)
+    got = oclstat.permutation_test(x, y.sample(frac=1, random_state=2), device=rt)
+    np.testing.assert_array_equal(got.pvalue, want.pvalue)
+    assert got.to_frame().index.tolist() == names
+    with pytest.raises(ValueError, match="different features"):
+        oclstat.permutation_test(x, y.rename(index={"prot0": "other"}), device=rt)
+    with pytest.raises(ValueError, match="appears more than once"):
+        oclstat.permutation_test(x, y.rename(index={"prot1": "prot0"}), device=rt)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 import numpy as np
 import pyopencl as cl
 import pytest
@@ -51,7 +53,7 @@ def test_default_prefers_a_gpu(monkeypatch):
     monkeypatch.delenv("OCLSTAT_DEVICE", raising=False)
     monkeypatch.delenv("PYOPENCL_CTX", raising=False)
     chosen = oclstat.get_runtime().info
-    if any(d.type == "GPU" for d in oclstat.devices()):
+    if any(d.type == "GPU" and not d.simulator for d in oclstat.devices()):
         assert chosen.type == "GPU"
     else:
         assert chosen.type in ("CPU", "ACC", "OTHER")
@@ -96,8 +98,9 @@ def test_build_errors_name_the_file_and_device(rt, tmp_path, monkeypatch):
     (tmp_path / "include" / "oclstat").mkdir(parents=True)
     (tmp_path / "broken.cl").write_text("__kernel void k(__global int *x) { x[0] = ; }\n")
     monkeypatch.setattr(_runtime, "kernel_dir", lambda: tmp_path)
-    with pytest.raises(RuntimeError, match="building broken.cl"):
+    with pytest.raises(oclstat.KernelBuildError, match="building broken.cl") as info:
         rt.program("broken.cl")
+    assert isinstance(info.value, RuntimeError) and "broken.cl" in str(info.value)
 
 
 def test_kernel_dir_has_the_shared_headers():
@@ -133,7 +136,7 @@ def test_lanes_setting(rt, monkeypatch):
     monkeypatch.setenv("OCLSTAT_LANES", "8")
     assert rt.lanes(np.float64) == 8
     monkeypatch.delenv("OCLSTAT_LANES")
-    assert rt.lanes(np.float64) == (4 if rt.is_cpu else 1)
+    assert rt.lanes(np.float64) == (1 if rt.gpu_schedule else 4)
 
 
 def test_profile_reports_device_time(rt):
@@ -153,3 +156,104 @@ def test_writing_into_a_host_array(rt):
     with pytest.raises(ValueError, match="C-contiguous"):
         with rt.writing_into(np.zeros((4, 4), dtype=np.uint32)[:, ::2]):
             pass
+
+
+def test_common_names_resolve_to_their_implementation(monkeypatch):
+    monkeypatch.delenv("OCLSTAT_DEVICE", raising=False)
+    infos = oclstat.devices()
+    for name, platform in [("pocl", "portable computing language"), ("intel", "intel"),
+                           ("oclgrind", "oclgrind"), ("nvidia", "nvidia"), ("cuda", "nvidia"),
+                           ("amd", "amd"), ("rocm", "amd")]:
+        present = [d for d in infos if platform in d.platform.lower()]
+        if not present:
+            with pytest.raises(oclstat.NoDeviceError, match="matches no device"):
+                oclstat.get_runtime(name)
+            continue
+        assert platform in oclstat.get_runtime(name).info.platform.lower()
+        monkeypatch.setenv("OCLSTAT_DEVICE", name.upper())
+        assert platform in oclstat.get_runtime().info.platform.lower()
+        monkeypatch.delenv("OCLSTAT_DEVICE")
+    for kind in ("cpu", "gpu"):
+        real = [d for d in infos if d.type == kind.upper() and not d.simulator]
+        if real:
+            assert oclstat.get_runtime(kind).info.type == kind.upper()
+            assert not oclstat.get_runtime(kind).info.simulator
+        else:
+            with pytest.raises(oclstat.NoDeviceError):
+                oclstat.get_runtime(kind)
+
+
+def test_a_simulator_is_never_the_default(monkeypatch):
+    monkeypatch.delenv("OCLSTAT_DEVICE", raising=False)
+    monkeypatch.delenv("PYOPENCL_CTX", raising=False)
+    chosen = oclstat.get_runtime().info
+    assert not chosen.simulator
+    cpus = [d for d in oclstat.devices() if d.type == "CPU"]
+    if chosen.type == "CPU" and len(cpus) > 1:     # the faster CPU implementation
+        order = [next((i for i, c in enumerate(_runtime.CPU_PREFERENCE)
+                       if c in d.platform.lower()), 99) for d in cpus]
+        assert chosen.index == cpus[int(np.argmin(order))].index
+
+
+def test_pip_installed_icds_are_registered_without_hiding_others(tmp_path, monkeypatch):
+    """A library in the environment's lib/ becomes an ICD file next to copies of the vendor
+    directory's own files; OCL_ICD_VENDORS naming one file, or OCLSTAT_REGISTER_ICDS=0, is
+    left alone; an ICD already registered is not registered twice."""
+    lib = tmp_path / "env" / "lib"
+    lib.mkdir(parents=True)
+    (lib / "libintelocl.so").write_bytes(b"")
+    vendors = tmp_path / "vendors"
+    vendors.mkdir()
+    (vendors / "nvidia.icd").write_text("libnvidia-opencl.so.1\n")
+    monkeypatch.setattr(_runtime, "_pip_icd_libraries", lambda: [lib / "libintelocl.so"])
+    monkeypatch.setattr(_runtime.tempfile, "gettempdir", lambda: str(tmp_path))
+    monkeypatch.setenv("OCL_ICD_VENDORS", str(vendors))
+    target = _runtime.register_pip_icds()
+    assert target is not None and os.environ["OCL_ICD_VENDORS"] == str(target)
+    files = {f.name: f.read_text() for f in target.iterdir()}
+    assert files["nvidia.icd"] == "libnvidia-opencl.so.1\n"
+    assert any("libintelocl.so" in t for n, t in files.items() if n != "nvidia.icd")
+    monkeypatch.setenv("OCL_ICD_VENDORS", str(target))     # already there: nothing to do
+    assert _runtime.register_pip_icds() is None
+    monkeypatch.setenv("OCL_ICD_VENDORS", str(vendors / "nvidia.icd"))
+    assert _runtime.register_pip_icds() is None
+    monkeypatch.setenv("OCL_ICD_VENDORS", str(vendors))
+    monkeypatch.setenv("OCLSTAT_REGISTER_ICDS", "0")
+    assert _runtime.register_pip_icds() is None
+
+
+def test_intel_runtime_is_found_with_no_environment_variables():
+    """With intel-opencl-rt installed in this environment, a fresh Python lists it."""
+    import subprocess
+    import sys
+
+    if not any(p.name == "libintelocl.so" for p in _runtime._pip_icd_libraries()):
+        pytest.skip("intel-opencl-rt is not installed in this environment")
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("OCL_ICD_VENDORS", "LD_LIBRARY_PATH", "OCLSTAT_DEVICE")}
+    out = subprocess.run([sys.executable, "-c", "import oclstat; "
+                          "print([d.platform for d in oclstat.devices()])"],
+                         env=env, capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    assert "Intel(R) OpenCL" in out.stdout
+
+
+def test_schedule_switch(rt, monkeypatch):
+    monkeypatch.setenv("OCLSTAT_SCHEDULE", "gpu")
+    assert rt.gpu_schedule and rt.lanes(np.float32) == 1
+    assert rt.local_mem <= 48 * 1024 and rt.max_group <= 256
+    k = rt.kernel("random.cl", "fill_raw", {"REAL": "float", "LANES": "1"})
+    assert rt.local_size(k) <= 256
+    monkeypatch.setenv("OCLSTAT_SCHEDULE", "cpu")
+    assert not rt.gpu_schedule
+    monkeypatch.setenv("OCLSTAT_SCHEDULE", "auto")
+    assert rt.gpu_schedule == (rt.info.type != "CPU")
+    monkeypatch.setenv("OCLSTAT_SCHEDULE", "fast")
+    with pytest.raises(ValueError, match="OCLSTAT_SCHEDULE must be"):
+        _ = rt.gpu_schedule
+
+
+def test_poison_fills_new_buffers(rt, monkeypatch):
+    monkeypatch.setenv("OCLSTAT_POISON", "1")
+    out = rt.read(rt.empty(64), np.zeros(64, dtype=np.uint8))
+    assert (out == 0xFF).all()

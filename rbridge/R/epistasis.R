@@ -29,11 +29,11 @@ epistasis <- function(genotypes, phenotype, order = 4, top = 10, score = c("k2",
   g[is.na(g)] <- -1
   y <- phenotype
   y[is.na(y)] <- -1
-  res <- oclstat_module()$epistasis(to_py_array(g, "genotypes", integer = TRUE),
-                                    to_py_array(y, "phenotype", integer = TRUE),
-                                    order = as.integer(order), top = as.integer(top),
-                                    score = score, backend = backend, devices = if (is.null(device_arg())) NULL
-                                    else list(device_arg()))
+  res <- py_call(oclstat_module()$epistasis(to_py_array(g, "genotypes", integer = TRUE),
+                                            to_py_array(y, "phenotype", integer = TRUE),
+                                            order = py_int(order, "order"),
+                                            top = py_int(top, "top"), score = score,
+                                            backend = backend, device = device_arg()))
   cols <- bridge()$table_columns(res)
   out <- data.frame(row.names = NULL, check.names = FALSE,
                     lapply(seq_len(order), function(i) as.integer(unlist(cols[[paste0("snp", i)]])) + 1L))

@@ -101,7 +101,8 @@ simulateFields <- function(coords, params, Nsim, seed = NULL, type = c("double",
   type <- match.arg(type)
   f <- oclstat_module()$simulate_fields(to_py_array(coord_matrix(coords), "coords"),
                                         to_py_array(param_matrix(params), "params"),
-                                        as.integer(Nsim), seed = py_seed(seed),
+                                        py_int(Nsim, "Nsim", minimum = 1),
+                                        seed = py_seed(seed),
                                         dtype = if (type == "double") "float64" else "float32",
                                         device = device_arg())
   from_py_array(f)

@@ -18,11 +18,12 @@ fisher.sim <- function(x, B = 2000, seed = NULL, streams = NULL) {
   if (anyNA(x)) stop("x must not contain NA", call. = FALSE)
   if (any(x < 0) || any(x != round(x))) stop("x must hold non-negative integer counts",
                                                call. = FALSE)
-  if (!is.numeric(B) || length(B) != 1 || B < 1 || B != round(B))
-    stop("B must be one positive integer", call. = FALSE)
+  B <- py_int(B, "B", minimum = 1)
   st <- if (!is.null(streams)) streams_to_py(streams) else NULL
-  res <- oclstat_module()$fisher_sim(to_py_array(x, "x"), n_resamples = as.integer(B),
-                                     seed = py_seed(seed), streams = st, device = device_arg())
+  res <- py_call(oclstat_module()$fisher_sim(to_py_array(x, "x"), n_resamples = B,
+                                             seed = py_seed(seed), streams = st,
+                                             device = device_arg()),
+                 c(n_resamples = "B"))
   out <- list(p.value = res$pvalue, alternative = "two.sided",
               method = paste0("Fisher's Exact Test for Count Data with simulated p-value\n\t",
                               " (based on ", format(B, scientific = FALSE), " replicates)"),

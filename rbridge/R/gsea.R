@@ -77,11 +77,12 @@ gsea <- function(expr, labels, geneSets, nperm = 1000, metric = "signal_to_noise
   if (!is.list(geneSets) || is.null(names(geneSets)) || any(names(geneSets) == ""))
     stop("geneSets must be a named list of character vectors", call. = FALSE)
   sets <- lapply(geneSets, function(g) as.list(as.character(g)))
-  res <- oclstat_module()$gsea(
+  res <- py_call(oclstat_module()$gsea(
     to_py_array(expr, "expr"), as.list(as.character(labels)), reticulate::dict(sets),
-    n_perm = as.integer(nperm), metric = metric, weight = as.double(weight),
-    min_size = as.integer(minSize), max_size = as.integer(maxSize), seed = py_seed(seed),
-    classes = classes, genes = as.list(genes), device = device_arg())
+    n_perm = py_int(nperm, "nperm"), metric = metric, weight = as.double(weight),
+    min_size = py_int(minSize, "minSize"), max_size = py_int(maxSize, "maxSize"),
+    seed = py_seed(seed), classes = classes, genes = as.list(genes), device = device_arg()),
+    c(n_perm = "nperm", min_size = "minSize", max_size = "maxSize"))
   cols <- bridge()$table_columns(res$table)
   num <- function(v) as.numeric(unlist(lapply(v, function(z) if (is.null(z)) NA else z)))
   out <- data.frame(pathway = unlist(cols[["__index__"]]), pval = num(cols$pval),

@@ -21,11 +21,11 @@ permTest <- function(x, y, nWindows = NULL, alternative = c("two.sided", "less",
       stop("x and y must both be vectors, or matrices with the same rows (features)",
            call. = FALSE)
   }
-  w <- if (is.null(nWindows)) NULL else as.integer(nWindows)
-  res <- oclstat_module()$permutation_test(
+  w <- if (is.null(nWindows)) NULL else py_int(nWindows, "nWindows", minimum = 2)
+  res <- py_call(oclstat_module()$permutation_test(
     to_py_array(x, "x"), to_py_array(y, "y"), n_windows = w,
     alternative = sub(".", "-", alternative, fixed = TRUE), mid_p = isTRUE(midP),
-    device = device_arg())
+    device = device_arg()), c(n_windows = "nWindows", mid_p = "midP"))
   stat <- from_py_array(res$statistic)
   p <- from_py_array(res$pvalue)
   if (one) {

@@ -84,3 +84,27 @@ from_py_array <- function(arr) {
 }
 
 device_arg <- function() .state$device
+
+# One whole number for Python: an R integer below 2^31, a double above (never an NA integer),
+# with an error naming the argument as the caller wrote it.
+py_int <- function(x, name, minimum = NULL) {
+  if (!is.numeric(x) || length(x) != 1 || is.na(x) || !is.finite(x) || x != round(x))
+    stop(name, " must be one whole number, got ", paste(deparse(x), collapse = ""),
+         call. = FALSE)
+  if (!is.null(minimum) && x < minimum)
+    stop(name, " must be >= ", minimum, ", got ", format(x, scientific = FALSE), call. = FALSE)
+  if (abs(x) < 2^31) as.integer(x) else as.double(x)
+}
+
+# Evaluates a call into Python; an error comes back as one line with Python's argument names
+# replaced by the R ones (names: c(python_name = "rName")).
+py_call <- function(expr, names = character()) {
+  tryCatch(expr, error = function(e) {
+    msg <- sub("^Error in py_call_impl[^:]*: *", "", conditionMessage(e))
+    pattern <- "^([A-Za-z_.]*(Error|Exception)): "
+    if (!grepl(pattern, msg)) stop(e)            # not a Python exception: as it was
+    msg <- sub("\n.*$", "", sub(pattern, "", msg))
+    for (p in names(names)) msg <- gsub(p, names[[p]], msg, fixed = TRUE)
+    stop(msg, call. = FALSE)
+  })
+}

@@ -9,7 +9,8 @@ py_seed <- function(seed) {
   if (is.null(seed)) return(NULL)
   if (!is.numeric(seed) || anyNA(seed) || any(seed != round(seed)) || !(length(seed) %in% c(1, 6)))
     stop("seed must be one integer or six integers", call. = FALSE)
-  if (length(seed) == 1) as.integer(seed) else as.list(as.integer(seed))
+  if (length(seed) == 1) py_int(seed, "seed") else
+    lapply(seq_along(seed), function(i) py_int(seed[[i]], paste0("seed[", i, "]")))
 }
 
 #' MRG31k3p random streams, as clRNG and gpuRandom make them
@@ -24,9 +25,8 @@ py_seed <- function(seed) {
 #'   dim(s)
 #' }
 createStreams <- function(n, seed = c(12345L, 12345L, 12345L, 12345L, 12345L, 12345L)) {
-  if (!is.numeric(n) || length(n) != 1 || is.na(n) || n < 1 || n != round(n))
-    stop("n must be one positive integer", call. = FALSE)
-  st <- oclstat_module()$random$create_streams(as.integer(n), seed = py_seed(seed))
+  n <- py_int(n, "n", minimum = 1)
+  st <- py_call(oclstat_module()$random$create_streams(n, seed = py_seed(seed)))
   streams_to_r(st)
 }
 
@@ -47,7 +47,8 @@ draw <- function(fun, n, streams, seed, type, extra = list()) {
   if (!is.numeric(n) || !(length(n) %in% c(1, 2)) || anyNA(n) || any(n < 0))
     stop("n must be a count or c(nrow, ncol)", call. = FALSE)
   type <- match.arg(type, c("double", "float"))
-  size <- if (length(n) == 1) as.integer(n) else reticulate::tuple(as.integer(n[1]), as.integer(n[2]))
+  size <- if (length(n) == 1) py_int(n, "n") else
+    reticulate::tuple(py_int(n[1], "n[1]"), py_int(n[2], "n[2]"))
   st <- if (!is.null(streams)) streams_to_py(streams) else NULL
   args <- c(list(size, streams = st, seed = py_seed(seed),
                  dtype = if (type == "double") "float64" else "float32", device = device_arg()),

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Everything that needs a GPU, in one call of at most 10 minutes, into one results file.
+#
+# On this project's lent GPU machine (see ../shared/tools/gpu-wheels.sh): fetch the wheels here
+# with `bash ../shared/tools/gpu-wheels.sh pocl-binary-distribution==3.0`, then run
+#     source .whl/gpu-env.sh && bash tools/gpu-check.sh
+# carrying ".whl". Anywhere else with a GPU and oclstat installed: `make gpu-check`.
+#
+# It runs: the device list; every `gpu`-marked test (GPU vs pocl bit-identity, the CUDA
+# tensor-core path, GPU timings' sanity); every capability of tests/exercise.py on the GPU
+# against pocl (integers identical, floats to rounding); the GPU cases of every benchmark.
+# Results go to $OUT/gpu-check.txt (the device tool's folder) or ./gpu-check.txt.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+PY=${PYTHON:-python3}
+out="${OUT:-.}/gpu-check.txt"
+budget() { timeout --signal=INT "$1" "${@:2}"; }
+{
+  echo "# oclstat gpu-check, $(date -u +%F' '%T) UTC, commit $(git rev-parse --short HEAD 2>/dev/null)"
+  nvidia-smi -L 2>/dev/null || true
+  $PY -c "import oclstat; [print(d) for d in oclstat.devices()]"
+  echo; echo "## gpu tests"
+  budget 240 $PY -m pytest -q -m gpu -p no:cacheprovider tests
+  echo; echo "## every capability on the GPU vs pocl (tests/exercise.py)"
+  budget 120 $PY - <<'EOF'
+import sys
+sys.path.insert(0, "tests")
+from exercise import compare, exercise
+gpu, cpu = exercise("gpu"), exercise("pocl")
+problems = compare(gpu, cpu)
+print(f"{len(gpu)} results compared: " + ("all equal" if not problems else "DIFFERENCES"))
+print("\n".join(problems))
+EOF
+  echo; echo "## benchmarks (GPU cases)"
+  budget 45 $PY benchmarks/bench_random.py --device gpu --sizes full
+  budget 45 $PY benchmarks/bench_fisher.py --device gpu --no-r --no-scipy
+  budget 45 $PY benchmarks/bench_permutation.py --device gpu --no-r --no-scipy
+  budget 60 $PY benchmarks/bench_fields.py --device gpu --large
+  budget 45 $PY benchmarks/bench_gsea.py --device gpu --no-gseapy
+  budget 60 $PY benchmarks/bench_epistasis.py --device gpu
+} 2>&1 | tee "$out"
+echo "results: $out"
