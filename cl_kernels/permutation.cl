@@ -16,9 +16,9 @@
  * Only what can still reach a subset of size k is computed: j in [max(0, k - (N - i)),
  * min(i, k)], and in row j only the sums a j-subset of the first i scores can have:
  * csum[j] <= s <= csum[i] - csum[i - j], with csum[f * (N + 1) + t] the sum of the t smallest
- * scores (other entries are 0 and stay 0). The buffer of feature f holds k + 1 rows of
- * row_len doubles (row j at f * (k + 1) * row_len + j * row_len, s fastest, so neighbouring
- * work-items touch neighbouring memory). Two schedules of the same arithmetic (green_mix):
+ * scores (other entries are 0 and stay 0). Feature f's table holds k + 1 rows of row_len
+ * entries (s fastest, so neighbouring work-items touch neighbouring memory; where the rows
+ * live: green_row below). Two schedules of the same arithmetic (green_mix):
  *
  *   green_step     GPUs: one launch per step i for every feature of the batch; work-item g
  *                  handles feature g / width and sum s = g % width (two buffers, old and new).
@@ -76,16 +76,36 @@ inline uint green_first_row(const uint n, const uint i, const uint k)
     return max(k + i, n) - n; /* not a ternary: LLVM turns that into usub.sat (oclgrind) */
 }
 
-__kernel void green_start(__global P_T *p, const ulong n_features, const uint k,
+/* Where the rows live. A feature's table is k + 1 rows of row_len entries, kept in up to four
+ * buffers ("parts") of per_part rows each: row j of feature f starts at
+ * part[j / per_part] + (f * per_part + j % per_part) * row_len. Whole features share part 0
+ * (per_part = k + 1) when a batch fits one allocation; a feature too large for one allocation
+ * is spread over several parts (then one feature per launch, f = 0), so the programme can use
+ * all of a device's memory. */
+#define GREEN_PARTS(p) __global P_T *p##0, __global P_T *p##1, __global P_T *p##2, \
+                       __global P_T *p##3
+#define GREEN_ROW(p, f, j) green_row(p##0, p##1, p##2, p##3, per_part, (f), (j), row_len)
+
+inline __global P_T *green_row(__global P_T *p0, __global P_T *p1, __global P_T *p2,
+                               __global P_T *p3, const uint per_part, const ulong f,
+                               const uint j, const ulong row_len)
+{
+    const uint part = j / per_part;
+    __global P_T *base = part == 0u ? p0 : part == 1u ? p1 : part == 2u ? p2 : p3;
+    return base + (f * per_part + j % per_part) * row_len;
+}
+
+__kernel void green_start(GREEN_PARTS(p), const uint per_part, const ulong n_features,
                           const ulong row_len)
 {
     const ulong f = get_global_id(0);
-    if (f < n_features) p[f * (k + 1) * row_len] = P_ONE; /* P_0[0][0] = 1 */
+    if (f < n_features) GREEN_ROW(p, f, 0u)[0] = P_ONE; /* P_0[0][0] = 1 */
 }
 
-__kernel void green_step(__global const P_T *old, __global P_T *new, __global const uint *scores,
-                         __global const uint *csum, const uint n, const uint i, const uint k,
-                         const ulong row_len, const ulong n_features, const ulong width)
+__kernel void green_step(GREEN_PARTS(o), GREEN_PARTS(w), const uint per_part,
+                         __global const uint *scores, __global const uint *csum, const uint n,
+                         const uint i, const uint k, const ulong row_len,
+                         const ulong n_features, const ulong width)
 {
     const ulong g = get_global_id(0);
     const ulong f = g / width;
@@ -95,28 +115,28 @@ __kernel void green_step(__global const P_T *old, __global P_T *new, __global co
     const uint z = scores[f * n + (i - 1)];
     const uint j_lo = green_first_row(n, i, k);
     const uint j_hi = min(i, k);
-    __global const P_T *o = old + f * (k + 1) * row_len;
-    __global P_T *w = new + f * (k + 1) * row_len;
     for (uint j = j_lo; j <= j_hi; j++) {
         if (s < cs[j] || s > cs[i] - cs[i - j]) continue;
         REAL stay, join;
         green_weights(i, j, &stay, &join);
-        const P_T same = (j < i) ? o[j * row_len + s] : P_ZERO;
-        const P_T shifted = (j > 0 && s >= z) ? o[(j - 1) * row_len + (s - z)] : P_ZERO;
-        w[j * row_len + s] = green_mix(stay, join, same, shifted);
+        const P_T same = (j < i) ? GREEN_ROW(o, f, j)[s] : P_ZERO;
+        const P_T shifted = (j > 0 && s >= z) ? GREEN_ROW(o, f, j - 1u)[s - z] : P_ZERO;
+        GREEN_ROW(w, f, j)[s] = green_mix(stay, join, same, shifted);
     }
 }
 
-__kernel void green_feature(__global P_T *p, __global const uint *scores,
+__kernel void green_feature(GREEN_PARTS(p), const uint per_part, __global const uint *scores,
                             __global const uint *csum, const uint n, const uint k,
                             const ulong row_len, const ulong n_features)
 {
     const ulong f = get_global_id(0);
     if (f >= n_features) return;
-    __global P_T *P = p + f * (k + 1) * row_len;
     __global const uint *cs = csum + f * (n + 1);
-    for (ulong t = 0; t < (k + 1) * row_len; t++) P[t] = P_ZERO;
-    P[0] = P_ONE;
+    for (uint j = 0; j <= k; j++) {
+        __global P_T *row = GREEN_ROW(p, f, j);
+        for (ulong s = 0; s < row_len; s++) row[s] = P_ZERO;
+    }
+    GREEN_ROW(p, f, 0u)[0] = P_ONE;
     for (uint i = 1; i <= n; i++) {
         const uint z = scores[f * n + (i - 1)];
         const uint j_lo = max(green_first_row(n, i, k), 1u); /* row 0 never changes */
@@ -124,8 +144,8 @@ __kernel void green_feature(__global P_T *p, __global const uint *scores,
         for (uint j = j_hi; j >= j_lo; j--) {
             REAL stay, join;
             green_weights(i, j, &stay, &join);
-            __global P_T *row = P + j * row_len;
-            __global const P_T *prev = P + (j - 1) * row_len;
+            __global P_T *row = GREEN_ROW(p, f, j);
+            __global const P_T *prev = GREEN_ROW(p, f, j - 1u);
             const ulong lo = cs[j], hi = cs[i] - cs[i - j];
             const ulong cut = clamp((ulong)z, lo, hi + 1); /* below it s - z < 0 */
             for (ulong s = lo; s < cut; s++) row[s] = green_mix(stay, join, row[s], P_ZERO);
@@ -134,12 +154,12 @@ __kernel void green_feature(__global P_T *p, __global const uint *scores,
     }
 }
 
-/* out[f][s] = row k of feature f's buffer: the null distribution, without reading the rest. */
-__kernel void green_last_row(__global const P_T *p, __global P_T *out, const uint k,
-                             const ulong row_len, const ulong n_features)
+/* out[f][s] = row k of feature f: the null distribution, without reading the rest. */
+__kernel void green_last_row(GREEN_PARTS(p), const uint per_part, __global P_T *out,
+                             const uint k, const ulong row_len, const ulong n_features)
 {
     const ulong g = get_global_id(0);
     if (g >= n_features * row_len) return;
     const ulong f = g / row_len, s = g % row_len;
-    out[g] = p[f * (k + 1) * row_len + k * row_len + s];
+    out[g] = GREEN_ROW(p, f, k)[s];
 }

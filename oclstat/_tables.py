@@ -207,12 +207,14 @@ def _flag(value, name: str) -> bool | None:
     raise ValueError(f"{name} must be True, False or 'auto', got {value!r}")
 
 
-def read_table(source, *, header="auto", row_names="auto", what: str = "table") -> Table:
+def read_table(source, *, header="auto", row_names="auto", what: str = "table",
+               index_like_data: bool = False) -> Table:
     """Read a numeric table (see the module docstring for how the layout is decided).
 
     ``header`` and ``row_names``: True, False or "auto". Cells must be numbers (empty or NA
     cells become NaN; callers that cannot take NaN say so). Raises ``ValueError`` naming the
-    file (and the line) for anything it cannot read unambiguously.
+    file (and the line) for anything it cannot read unambiguously. ``index_like_data``: the
+    data itself may hold runs 0, 1, 2 (genotypes), so a first column like that is data.
     """
     text, name = open_text(source)
     want_header, want_names = _flag(header, "header"), _flag(row_names, "row_names")
@@ -254,7 +256,7 @@ def read_table(source, *, header="auto", row_names="auto", what: str = "table") 
             want_names = True
         elif any(not r[0].number_like for _, r in body):
             want_names = True
-        elif _index_run([r[0].text for _, r in body]) and width > 2:
+        elif not index_like_data and _index_run([r[0].text for _, r in body]) and width > 2:
             raise ValueError(
                 f"{name}: the first column ({', '.join(r[0].text for _, r in body[:4])}, ...) "
                 "could be data or row numbers written as an index; say which with "

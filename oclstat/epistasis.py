@@ -54,7 +54,8 @@ __all__ = ["epistasis", "encode_bits", "contingency_tables", "score_tables", "ex
 SCORES = ("k2", "mi")
 BACKENDS = ("auto", "opencl", "cuda")
 MAX_SNPS = 65535
-#: Combinations per device launch (the candidate buffers hold every one of a launch).
+#: Combinations per device launch in a GPU schedule (the candidate buffers hold every one of
+#: a launch); CPU schedules launch a quarter as many (candidate buffers live in host memory).
 CHUNK_COMBINATIONS = 1 << 22
 #: The first launch is small, so that the top-k threshold filters the later ones.
 FIRST_CHUNK = 1 << 14
@@ -113,7 +114,7 @@ def _inputs(genotypes, phenotype, snps, layout="snp-major"):
     if bad.any():
         s, n = (int(v[0]) for v in np.nonzero(bad))
         raise ValueError(f"genotypes must be 0, 1, 2 or -1 (missing); SNP {s}, sample {n} is "
-                         f"{np.asarray(genotypes)[s, n]!r}")
+                         f"{float(np.asarray(genotypes)[s, n]):g}")
     if phenotype is None:
         raise ValueError("phenotype is required (one 0/1 value per sample)")
     y = aligned(phenotype, samples, "phenotype", "the genotypes' samples")
@@ -241,6 +242,10 @@ def exact_scores(tables: np.ndarray, score: str) -> np.ndarray:
 # ----------------------------------------------------------------------------- the search
 
 
+def _chunk(gpu_schedule: bool) -> int:
+    return CHUNK_COMBINATIONS if gpu_schedule else max(1, CHUNK_COMBINATIONS >> 2)
+
+
 def rank_ranges(start: int, stop: int, first: int | None = None, chunk: int | None = None):
     """Launch-sized ranges ``(rank0, count)`` of the colex ranks start .. stop - 1: a small first
     one (so that the top-k threshold filters the rest), then ``chunk`` each."""
@@ -299,7 +304,7 @@ class Candidates:
                 rt.read(self.snps, np.empty((k, self.order), dtype=np.uint16), wait_for=after))
 
 
-def _run_device(rt, search: Search, ranges, best: _Best, lock, bar):
+def _run_device(rt, search: Search, ranges, chunk: int, best: _Best, lock, bar):
     """Pull rank ranges from ``ranges`` and search them on ``rt``; two candidate sets
     alternate, so the next launch is queued before the last one's candidates are read."""
     kernel = rt.kernel("epistasis.cl", "epi_search", search.defines(rt.gpu_schedule))
@@ -307,7 +312,7 @@ def _run_device(rt, search: Search, ranges, best: _Best, lock, bar):
     lf, nln, _ = score_tables(search.n_samples)
     lf_b, nln_b = rt.to_device(lf, writable=False), rt.to_device(nln, writable=False)
     per_item = PER_ITEM_GPU if rt.gpu_schedule else PER_ITEM_CPU
-    sets = [Candidates(rt, CHUNK_COMBINATIONS, search.order) for _ in range(2)]
+    sets = [Candidates(rt, chunk, search.order) for _ in range(2)]   # chunk: largest range
     pending = None
 
     def collect(item):
@@ -376,17 +381,18 @@ class Search:
         stop = self.combinations if stop is None else int(stop)
         best = _Best.empty(self.top, self.order)
         lock = threading.Lock()
-        ranges = rank_ranges(start, stop)
+        chunk = _chunk(any(rt.gpu_schedule for rt in runtimes))
+        ranges = rank_ranges(start, stop, chunk=chunk)
         with Progress(total=max(1, stop - start), desc=f"epistasis order {self.order}",
                       enabled=progress) as bar:
             if len(runtimes) == 1:
-                _run_device(runtimes[0], self, ranges, best, lock, bar)
+                _run_device(runtimes[0], self, ranges, chunk, best, lock, bar)
                 return best
             errors = []
 
             def one(rt):
                 try:
-                    _run_device(rt, self, ranges, best, lock, bar)
+                    _run_device(rt, self, ranges, chunk, best, lock, bar)
                 except Exception as exc:  # noqa: BLE001 - re-raised below
                     errors.append(exc)
 

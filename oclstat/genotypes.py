@@ -87,7 +87,8 @@ def read_genotype_table(path, *, layout: str = "auto", phenotype=None, header="a
     """
     if layout not in ("auto", "snp-major", "sample-major"):
         raise ValueError(f"layout must be 'auto', 'snp-major' or 'sample-major', got {layout!r}")
-    table = read_table(path, header=header, row_names=row_names, what="genotype table")
+    table = read_table(path, header=header, row_names=row_names, what="genotype table",
+                       index_like_data=True)
     where = table.source
     values = np.where(np.isnan(table.values), -1, table.values)
     rows = table.row_names or []

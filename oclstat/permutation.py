@@ -53,6 +53,8 @@ _U32 = np.uint32
 _U64 = np.uint64
 #: Largest sum of a feature's pooled scores (the device indexes sums with 32-bit integers).
 MAX_SUM = 2**32 - 2
+#: Buffers one feature's programme may be spread over (when it exceeds one allocation).
+MAX_PARTS = 4
 #: Device schedule of the programme: None (automatic: "feature" on CPUs, "steps" on GPUs),
 #: "feature" (one work-item per feature, in place) or "steps" (one launch per step).
 SCHEDULE: str | None = None
@@ -187,18 +189,26 @@ def _plan(rt, scores: np.ndarray, k: int):
     row_len = int(smax[:, n].max()) + 1
     per_feature_schedule = SCHEDULE == "feature" or (SCHEDULE is None and not rt.gpu_schedule)
     n_buffers = 1 if per_feature_schedule else 2
-    per_feature = (k + 1) * row_len * 8
-    fit = rt.max_items(per_feature * n_buffers, fraction=0.4)
-    if per_feature > rt.info.max_alloc or per_feature * n_buffers > 0.8 * rt.info.global_mem:
+    row_bytes = row_len * 8
+    per_feature = (k + 1) * row_bytes
+    # a feature larger than one allocation is spread over up to MAX_PARTS buffers
+    rows_per_alloc = rt.info.max_alloc // row_bytes
+    parts = -(-(k + 1) // max(1, rows_per_alloc))
+    if parts > MAX_PARTS or rows_per_alloc < 1 or \
+            per_feature * n_buffers > 0.8 * rt.info.global_mem:
         raise DeviceCapabilityError(
             f"one feature's programme needs {per_feature * n_buffers / 1e9:.3g} GB of device "
-            f"memory (sums up to {row_len - 1} for subsets of {k} samples; the largest "
-            f"allocation of {rt.info.label} is {rt.info.max_alloc / 1e9:.3g} GB); use fewer "
-            "windows (n_windows) or a device with more memory")
-    host_rows = max(1, int(0.2 * host_memory_available()) // (4 * row_len * 8))
-    batch = max(1, min(n_features, fit, rt.info.max_alloc // per_feature, host_rows))
+            f"memory (sums up to {row_len - 1} for subsets of {k} samples); "
+            f"{rt.info.label} has {rt.info.global_mem / 1e9:.3g} GB ({rt.info.max_alloc / 1e9:.3g}"
+            " GB per allocation); use fewer windows (n_windows) or a device with more memory")
+    per_part = -(-(k + 1) // parts)
+    host_rows = max(1, int(0.2 * host_memory_available()) // (4 * row_bytes))
+    fit = rt.max_items(per_feature * n_buffers, fraction=0.4)
+    batch = 1 if parts > 1 else max(1, min(n_features, fit, rt.info.max_alloc // per_feature,
+                                           host_rows))
     return {"csum": csum, "smax": smax, "row_len": row_len, "batch": batch,
-            "per_feature": per_feature, "n_buffers": n_buffers,
+            "per_feature": per_feature, "n_buffers": n_buffers, "parts": parts,
+            "per_part": per_part if parts > 1 else k + 1,
             "per_feature_schedule": per_feature_schedule}
 
 
@@ -207,42 +217,50 @@ def _null_batches(rt, scores: np.ndarray, k: int, plan: dict, progress):
     (first feature, probabilities (batch, row length) float64)."""
     n_features, n = scores.shape
     csum, smax, row_len, batch = plan["csum"], plan["smax"], plan["row_len"], plan["batch"]
-    per_feature, n_buffers = plan["per_feature"], plan["n_buffers"]
+    n_buffers = plan["n_buffers"]
     if rt.info.fp64:
         defines, entry, zero = rt.real_defines(np.float64), np.float64, np.zeros(1)
     else:   # (mantissa, exponent) float pairs: float's precision, unbounded range
         defines, entry = {**rt.real_defines(np.float32), "GREEN_WIDE": 1}, np.dtype("2f4")
         zero = np.array([0.0, -1e30], dtype=np.float32)
     options = () if rt.info.fp64 else ("-cl-fp32-correctly-rounded-divide-sqrt",)
+    per_part, parts = plan["per_part"], plan["parts"]
     with Progress(n_features, desc="permutation_test", enabled=progress) as bar:
         for f0 in range(0, n_features, batch):
             f1 = min(n_features, f0 + batch)
             nf = f1 - f0
-            nbytes = nf * per_feature
-            bufs = [rt.empty(nbytes) for _ in range(n_buffers)]
+            part_bytes = nf * per_part * row_len * 8
+            # n_buffers tables (old and new in the GPU schedule), each as four part arguments
+            # (unused parts: a 1-byte stand-in)
+            bufs = [[rt.empty(part_bytes) if q < parts else rt.empty(1) for q in range(4)]
+                    for _ in range(n_buffers)]
             d_scores = rt.to_device(np.ascontiguousarray(scores[f0:f1], dtype=_U32), False)
             d_csum = rt.to_device(np.ascontiguousarray(csum[f0:f1], dtype=_U32), False)
             if plan["per_feature_schedule"]:  # zeroes its own buffer
                 kernel = rt.kernel("permutation.cl", "green_feature", defines, options)
-                rt.launch(kernel, nf, bufs[0], d_scores, d_csum, _U32(n), _U32(k),
-                          _U64(row_len), _U64(nf), local_size=1)
+                rt.launch(kernel, nf, *bufs[0], _U32(per_part), d_scores, d_csum, _U32(n),
+                          _U32(k), _U64(row_len), _U64(nf), local_size=1)
             else:
-                for b in bufs:
-                    rt.fill(b, zero, nbytes)
+                for table in bufs:
+                    for b in table[:parts]:
+                        rt.fill(b, zero, part_bytes)
                 k_start = rt.kernel("permutation.cl", "green_start", defines, options)
                 k_step = rt.kernel("permutation.cl", "green_step", defines, options)
-                rt.launch(k_start, nf, bufs[0], _U64(nf), _U32(k), _U64(row_len))
+                rt.launch(k_start, nf, *bufs[0], _U32(per_part), _U64(nf), _U64(row_len))
                 for i in range(1, n + 1):
                     width = int(smax[f0:f1, i].max()) + 1
-                    rt.launch(k_step, nf * width, bufs[0], bufs[1], d_scores, d_csum, _U32(n),
-                              _U32(i), _U32(k), _U64(row_len), _U64(nf), _U64(width))
+                    rt.launch(k_step, nf * width, *bufs[0], *bufs[1], _U32(per_part),
+                              d_scores, d_csum, _U32(n), _U32(i), _U32(k), _U64(row_len),
+                              _U64(nf), _U64(width))
                     bufs.reverse()
             last = rt.kernel("permutation.cl", "green_last_row", defines, options)
             raw = np.empty((nf, row_len), dtype=entry)
             with rt.writing_into(raw) as target:
-                rt.launch(last, nf * row_len, bufs[0], target, _U32(k), _U64(row_len), _U64(nf))
-            for b in bufs:
-                b.release()
+                rt.launch(last, nf * row_len, *bufs[0], _U32(per_part), target, _U32(k),
+                          _U64(row_len), _U64(nf))
+            for table in bufs:
+                for b in table:
+                    b.release()
             bar.update(nf)
             if raw.dtype != np.float64:
                 pairs = raw.view(np.float32).reshape(nf, row_len, 2)

@@ -318,7 +318,7 @@ def test_plot_enrichment(rt, tmp_path):
         ({"metric": "snr"}, ValueError, "metric must be one of"),
         ({"weight": -1}, ValueError, "weight must be"),
         ({"weight": "x"}, TypeError, "weight must be a number"),
-        ({"n_perm": -5}, ValueError, "n_perm must be >= 0"),
+        ({"n_perm": -5}, ValueError, "n_perm must be >= 1"),
         ({"min_size": 30, "max_size": 20}, ValueError, "max_size"),
         ({"min_size": 500}, ValueError, "no gene set has between"),
         ({"classes": ("A", "C")}, ValueError, "not in classes"),

@@ -257,3 +257,29 @@ def test_dataframes_are_paired_by_feature_name(rt):
         oclstat.permutation_test(x, y.rename(index={"prot0": "other"}), device=rt)
     with pytest.raises(ValueError, match="appears more than once"):
         oclstat.permutation_test(x, y.rename(index={"prot1": "prot0"}), device=rt)
+
+
+@pytest.mark.parametrize("schedule", ["feature", "steps"])
+def test_a_feature_larger_than_one_allocation_is_spread_over_buffers(rt, monkeypatch,
+                                                                     schedule):
+    """The programme's table may exceed one allocation (3000 vs 3000 samples in 64 windows
+    needs several GB): its rows are spread over up to four buffers, with the same numbers."""
+    import dataclasses
+
+    monkeypatch.setattr(oclstat.permutation, "SCHEDULE", schedule)
+    rng = np.random.default_rng(12)
+    x, y = rng.normal(size=(3, 40)), rng.normal(0.4, 1, size=(3, 45))
+    want = oclstat.permutation_test(x, y, n_windows=32, return_null=True, device=rt)
+    plan_one = oclstat.permutation._plan(rt, np.sort(oclstat.permutation.window_scores(
+        np.concatenate([x, y], 1), 32), axis=1), 40)
+    assert plan_one["parts"] == 1
+    per_feature = plan_one["per_feature"]
+    monkeypatch.setattr(rt, "info", dataclasses.replace(rt.info,
+                                                        max_alloc=per_feature // 3 + 8))
+    got = oclstat.permutation_test(x, y, n_windows=32, return_null=True, device=rt)
+    np.testing.assert_array_equal(got.null_distribution, want.null_distribution)
+    np.testing.assert_array_equal(got.pvalue, want.pvalue)
+    monkeypatch.setattr(rt, "info", dataclasses.replace(rt.info,
+                                                        max_alloc=per_feature // 6))
+    with pytest.raises(oclstat.DeviceCapabilityError, match="GB per allocation"):
+        oclstat.permutation_test(x, y, n_windows=32, device=rt)
