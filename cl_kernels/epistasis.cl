@@ -145,7 +145,7 @@ inline void epi_suffix_cells(__global const word_t *bits, const uint *s, const u
 }
 #endif
 
-__kernel void epi_search(__global const word_t *bits, const uint n_words, const uint n_snps,
+__kernel void epistasis_search(__global const word_t *bits, const uint n_words, const uint n_snps,
                          const ulong rank0, const ulong n_ranks, const uint per_item,
                          __global const epi_long *lf, __global const epi_long *nln,
                          const epi_long threshold, __global uint *count,

@@ -14,9 +14,8 @@
  */
 #include "oclstat/epistasis_cells.clh"
 
-#define EPI_THREADS 64u
 
-__kernel void epi_lower_t1(__global const uint *bits, const uint wstride, const uint kw0,
+__kernel void epistasis_tiles_lower_t1(__global const uint *bits, const uint wstride, const uint kw0,
                            const uint kw1, const uint n_snps, __global uint *t1)
 {
     const uint s = get_global_id(0);
@@ -25,7 +24,7 @@ __kernel void epi_lower_t1(__global const uint *bits, const uint wstride, const 
     epi_lower_item(bits, wstride, kw0, kw1, snp, 1u, t1);
 }
 
-__kernel void epi_lower_t2(__global const uint *bits, const uint wstride, const uint kw0,
+__kernel void epistasis_tiles_lower_t2(__global const uint *bits, const uint wstride, const uint kw0,
                            const uint kw1, const uint n_snps, __global uint *t2)
 {
     const uint i = get_global_id(0), j = get_global_id(1);
@@ -34,7 +33,7 @@ __kernel void epi_lower_t2(__global const uint *bits, const uint wstride, const 
     epi_lower_item(bits, wstride, kw0, kw1, snp, 2u, t2);
 }
 
-__kernel void epi_lower_t3(__global const uint *bits, const uint wstride, const uint kw0,
+__kernel void epistasis_tiles_lower_t3(__global const uint *bits, const uint wstride, const uint kw0,
                            const uint kw1, const uint n_snps, __global uint *t3)
 {
     const uint j = get_global_id(0), k = get_global_id(1);
@@ -44,7 +43,7 @@ __kernel void epi_lower_t3(__global const uint *bits, const uint wstride, const 
 
 #if defined(ROW_SNPS) && defined(COL_SNPS)
 __kernel __attribute__((reqd_work_group_size(EPI_THREADS, 1, 1)))
-void epi_tiles_search(__global const uint *bits, const uint wstride, const uint kw0,
+void epistasis_tiles_search(__global const uint *bits, const uint wstride, const uint kw0,
                       const uint kw1, __global const ushort *rows, __global const ushort *cols,
                       __global const ulong *cum, __global const uint *first_ct, const uint n_rt,
                       const ulong block0, __global const uint *t1, __global const uint *t2,

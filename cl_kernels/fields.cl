@@ -13,7 +13,7 @@
  *                     as many small ones.
  *   ldl_pack_panel,   the same update for CPUs: the panel is copied transposed (P[t][r]) and
  *   ldl_trailing_outer  each work-item accumulates a 4 x 8 block as a sum of outer products
- *                     over t (REAL8 vectors from contiguous panel rows).
+ *                     over t (REAL8 vectors from contiguous, 8-aligned panel rows).
  *   ldl_finalize      unit diagonal (or sqrt(D) columns for Cholesky) and zeros above it.
  *   lower_times       out[b, s, i] = sum_{j <= i} L[b, i, j] w[b, j] z[b, s, j], w = sqrt(D) (or D
  *                     or 1), the fields from standard normals z.
@@ -32,7 +32,7 @@
  * sin of the angle, 1 / anisoRatio, nu, nugget, variance, unused (REAL: no fp64 needed in
  * float). The coordinate difference is rotated anticlockwise by the angle, as geostatsp's
  * maternAniso: u = cos dx - sin dy, v = (sin dx + cos dy) / anisoRatio, d = |(u, v)|. */
-__kernel void matern_cov(__global const REAL *coords, __global const REAL *consts,
+__kernel void fields_matern_cov(__global const REAL *coords, __global const REAL *consts,
                          const uint n, const uint n_params, __global REAL *out,
                          const int mirror)
 {
@@ -55,7 +55,7 @@ __kernel void matern_cov(__global const REAL *coords, __global const REAL *const
 }
 
 /* D[c] = A[c, c] - sum_{k0 <= t < c} L[c, t]^2 D[t]; then L[r, c] for r in (c, k1). */
-__kernel void ldl_diag_block(__global REAL *a, __global REAL *dg, const uint n, const uint k0,
+__kernel void fields_ldl_diag_block(__global REAL *a, __global REAL *dg, const uint n, const uint k0,
                              const uint k1, __global int *bad)
 {
     const uint b = get_group_id(0), lid = get_local_id(0), L = get_local_size(0);
@@ -79,7 +79,7 @@ __kernel void ldl_diag_block(__global REAL *a, __global REAL *dg, const uint n, 
     }
 }
 
-__kernel void ldl_panel_rows(__global REAL *a, __global const REAL *dg, const uint n,
+__kernel void fields_ldl_panel_rows(__global REAL *a, __global const REAL *dg, const uint n,
                              const uint k0, const uint k1, const uint n_mat)
 {
     const uint r = k1 + get_global_id(0), b = get_global_id(1);
@@ -96,7 +96,7 @@ __kernel void ldl_panel_rows(__global REAL *a, __global const REAL *dg, const ui
 }
 
 /* A[i, j] -= sum_{t in [k0, k1)} L[i, t] D[t] L[j, t] for k1 <= j <= i < n. */
-__kernel void ldl_trailing(__global REAL *a, __global const REAL *dg, const uint n,
+__kernel void fields_ldl_trailing(__global REAL *a, __global const REAL *dg, const uint n,
                            const uint k0, const uint k1)
 {
     __local REAL li[TS][TS + 1], lj[TS][TS + 1];
@@ -120,7 +120,7 @@ __kernel void ldl_trailing(__global REAL *a, __global const REAL *dg, const uint
 }
 
 /* p[b][t][r] = L[b][k1 + r][k0 + t] for t < k1 - k0, r < n - k1; rows padded to stride. */
-__kernel void ldl_pack_panel(__global const REAL *a, __global REAL *p, const uint n,
+__kernel void fields_ldl_pack_panel(__global const REAL *a, __global REAL *p, const uint n,
                              const uint k0, const uint k1, const uint n_mat, const uint stride)
 {
     const uint r = get_global_id(0), t = get_global_id(1), b = get_global_id(2);
@@ -132,7 +132,7 @@ __kernel void ldl_pack_panel(__global const REAL *a, __global REAL *p, const uin
 
 /* Rows i0 .. i0 + 3 and columns j0 .. j0 + 7 of the trailing update per work-item: four
  * rank-1 updates of an 8-vector per t (vload8 of the packed panel). */
-__kernel void ldl_trailing_outer(__global REAL *a, __global const REAL *dg,
+__kernel void fields_ldl_trailing_outer(__global REAL *a, __global const REAL *dg,
                                  __global const REAL *p, const uint n, const uint k0,
                                  const uint k1, const uint stride)
 {
@@ -144,7 +144,7 @@ __kernel void ldl_trailing_outer(__global REAL *a, __global const REAL *dg,
     REAL8 acc0 = (REAL8)(0), acc1 = (REAL8)(0), acc2 = (REAL8)(0), acc3 = (REAL8)(0);
     for (uint t = 0; t < kb; t++) {
         __global const REAL *pt = pb + (ulong)t * stride;
-        const REAL8 pj = vload8(0, pt + j0);
+        const REAL8 pj = *(__global const REAL8 *)(pt + j0); /* stride, j0: multiples of 8 */
         const REAL d = dd[t];
         acc0 += (pt[i0] * d) * pj;
         acc1 += (pt[i0 + 1] * d) * pj;
@@ -152,11 +152,11 @@ __kernel void ldl_trailing_outer(__global REAL *a, __global const REAL *dg,
         acc3 += (pt[i0 + 3] * d) * pj;
     }
     __global REAL *m = a + (ulong)b * n * n;
-    REAL row[8];
     for (uint r = 0; r < 4; r++) {
         const uint ir = i0 + r;
         if (ir >= rest) break;
-        vstore8(r == 0 ? acc0 : r == 1 ? acc1 : r == 2 ? acc2 : acc3, 0, row);
+        const REAL8 v = r == 0 ? acc0 : r == 1 ? acc1 : r == 2 ? acc2 : acc3;
+        const REAL row[8] = {v.s0, v.s1, v.s2, v.s3, v.s4, v.s5, v.s6, v.s7};
         for (uint c = 0; c < 8; c++) {
             const uint jr = j0 + c;
             if (jr <= ir && jr < rest) m[(ulong)(k1 + ir) * n + k1 + jr] -= row[c];
@@ -165,7 +165,7 @@ __kernel void ldl_trailing_outer(__global REAL *a, __global const REAL *dg,
 }
 
 /* mode 0: unit lower L (LDL^T); mode 1: L sqrt(D) (Cholesky). Zeros above the diagonal. */
-__kernel void ldl_finalize(__global REAL *a, __global const REAL *dg, const uint n,
+__kernel void fields_ldl_finalize(__global REAL *a, __global const REAL *dg, const uint n,
                            const uint n_mat, const int mode)
 {
     const uint i = get_global_id(0), j = get_global_id(1), b = get_global_id(2);
@@ -182,7 +182,7 @@ __kernel void ldl_finalize(__global REAL *a, __global const REAL *dg, const uint
 
 /* out[b, s, i] = sum_{j <= i} L[b, i, j] w(D[b, j]) z[b, s, j]; mode 0: w = sqrt(D),
  * 1: w = D, 2: w = 1. */
-__kernel void lower_times(__global const REAL *l, __global const REAL *dg,
+__kernel void fields_lower_times(__global const REAL *l, __global const REAL *dg,
                           __global const REAL *z, __global REAL *out, const uint n,
                           const uint n_sim, const uint n_mat, const int mode)
 {

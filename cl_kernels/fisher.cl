@@ -37,7 +37,7 @@
 #define DECLARE_COLUMN_LEFT
 #endif
 
-__kernel void rcont2_count(__global uint *states, const ulong n_items, const ulong per_table,
+__kernel void fisher_rcont2_count(__global uint *states, const ulong n_items, const ulong per_table,
                            const ulong n_resamples, const ulong round0, const ulong n_rounds,
                            __global const uint *dims, const ulong row_stride, __global const uint *rows,
                            __global const uint *cols, __global const long *logfact,

@@ -20,9 +20,9 @@
  * entries (s fastest, so neighbouring work-items touch neighbouring memory; where the rows
  * live: green_row below). Two schedules of the same arithmetic (green_mix):
  *
- *   green_step     GPUs: one launch per step i for every feature of the batch; work-item g
+ *   permutation_step     GPUs: one launch per step i for every feature of the batch; work-item g
  *                  handles feature g / width and sum s = g % width (two buffers, old and new).
- *   green_feature  CPUs: one work-item runs the whole programme of one feature in place
+ *   permutation_feature  CPUs: one work-item runs the whole programme of one feature in place
  *                  (rows j from high to low, so row j - 1 still holds step i - 1 when row j
  *                  reads it); the loop over s is contiguous and vectorises.
  *
@@ -76,6 +76,10 @@ inline uint green_first_row(const uint n, const uint i, const uint k)
     return max(k + i, n) - n; /* not a ternary: LLVM turns that into usub.sat (oclgrind) */
 }
 
+#if GREEN_MAX_PARTS != 4
+#error "green_row takes four parts (oclstat/_constants.py GREEN_MAX_PARTS)"
+#endif
+
 /* Where the rows live. A feature's table is k + 1 rows of row_len entries, kept in up to four
  * buffers ("parts") of per_part rows each: row j of feature f starts at
  * part[j / per_part] + (f * per_part + j % per_part) * row_len. Whole features share part 0
@@ -95,14 +99,14 @@ inline __global P_T *green_row(__global P_T *p0, __global P_T *p1, __global P_T 
     return base + (f * per_part + j % per_part) * row_len;
 }
 
-__kernel void green_start(GREEN_PARTS(p), const uint per_part, const ulong n_features,
+__kernel void permutation_start(GREEN_PARTS(p), const uint per_part, const ulong n_features,
                           const ulong row_len)
 {
     const ulong f = get_global_id(0);
     if (f < n_features) GREEN_ROW(p, f, 0u)[0] = P_ONE; /* P_0[0][0] = 1 */
 }
 
-__kernel void green_step(GREEN_PARTS(o), GREEN_PARTS(w), const uint per_part,
+__kernel void permutation_step(GREEN_PARTS(o), GREEN_PARTS(w), const uint per_part,
                          __global const uint *scores, __global const uint *csum, const uint n,
                          const uint i, const uint k, const ulong row_len,
                          const ulong n_features, const ulong width)
@@ -125,7 +129,7 @@ __kernel void green_step(GREEN_PARTS(o), GREEN_PARTS(w), const uint per_part,
     }
 }
 
-__kernel void green_feature(GREEN_PARTS(p), const uint per_part, __global const uint *scores,
+__kernel void permutation_feature(GREEN_PARTS(p), const uint per_part, __global const uint *scores,
                             __global const uint *csum, const uint n, const uint k,
                             const ulong row_len, const ulong n_features)
 {
@@ -155,7 +159,7 @@ __kernel void green_feature(GREEN_PARTS(p), const uint per_part, __global const 
 }
 
 /* out[f][s] = row k of feature f: the null distribution, without reading the rest. */
-__kernel void green_last_row(GREEN_PARTS(p), const uint per_part, __global P_T *out,
+__kernel void permutation_last_row(GREEN_PARTS(p), const uint per_part, __global P_T *out,
                              const uint k, const ulong row_len, const ulong n_features)
 {
     const ulong g = get_global_id(0);

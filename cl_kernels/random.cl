@@ -33,14 +33,14 @@
     }                                                                                        \
     lanes_store(&st, states, s0, n_streams)
 
-__kernel void fill_uniform(__global uint *states, __global REAL *out, const ulong n_streams,
+__kernel void random_fill_uniform(__global uint *states, __global REAL *out, const ulong n_streams,
                            const ulong row0, const ulong n_rows, const ulong n_total,
                            const REAL low, const REAL span)
 {
     FILL_ONE_PER_DRAW(REAL, realL, low + span * oclstat_uniform(&st));
 }
 
-__kernel void fill_exponential(__global uint *states, __global REAL *out, const ulong n_streams,
+__kernel void random_fill_exponential(__global uint *states, __global REAL *out, const ulong n_streams,
                                const ulong row0, const ulong n_rows, const ulong n_total,
                                const REAL rate)
 {
@@ -48,13 +48,13 @@ __kernel void fill_exponential(__global uint *states, __global REAL *out, const 
 }
 
 /* Raw generator outputs z in [1, m1] (what every U01 is made from). */
-__kernel void fill_raw(__global uint *states, __global uint *out, const ulong n_streams,
+__kernel void random_fill_raw(__global uint *states, __global uint *out, const ulong n_streams,
                        const ulong row0, const ulong n_rows, const ulong n_total)
 {
     FILL_ONE_PER_DRAW(uint, uintL, lanes_next(&st));
 }
 
-__kernel void fill_normal(__global uint *states, __global REAL *out, const ulong n_streams,
+__kernel void random_fill_normal(__global uint *states, __global REAL *out, const ulong n_streams,
                           const ulong row0, const ulong n_rows, const ulong n_total,
                           const REAL loc, const REAL scale)
 {
@@ -82,7 +82,7 @@ __kernel void fill_normal(__global uint *states, __global REAL *out, const ulong
 
 /* Unbiased integers in [low, low + n) by mrg31k3p_below (integer-only: identical everywhere).
  * Rejection makes lanes diverge, so each of the work-item's streams runs alone. */
-__kernel void fill_integers(__global uint *states, __global long *out, const ulong n_streams,
+__kernel void random_fill_integers(__global uint *states, __global long *out, const ulong n_streams,
                             const ulong row0, const ulong n_rows, const ulong n_total,
                             const long low, const uint n)
 {
@@ -99,7 +99,7 @@ __kernel void fill_integers(__global uint *states, __global long *out, const ulo
 /* states[dst + i] = J states[src + i] for i < count, where J is jump number `which` in the
  * array `jumps` of 18-word jumps (see mrg31k3p_jump). With src == dst this jumps streams in
  * place; with dst = src + count it doubles a stream set. One state per work-item. */
-__kernel void jump_streams(__global uint *states, const ulong count, const ulong src,
+__kernel void random_jump_streams(__global uint *states, const ulong count, const ulong src,
                            const ulong dst, __global const uint *jumps, const uint which)
 {
     const ulong i = get_global_id(0);

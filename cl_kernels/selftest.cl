@@ -6,7 +6,7 @@
  */
 #include <oclstat/hypergeometric.clh>
 
-__kernel void exact_exp_values(__global const REAL *x, __global REAL *y, const ulong n)
+__kernel void selftest_exact_exp_values(__global const REAL *x, __global REAL *y, const ulong n)
 {
     const ulong i = get_global_id(0);
     if (i < n) y[i] = oclstat_exact_exp(x[i]);
@@ -14,7 +14,7 @@ __kernel void exact_exp_values(__global const REAL *x, __global REAL *y, const u
 
 /* out[s * per_stream + i] = draw i of stream s from the hypergeometric law (draws, marked,
  * total); logfact as in hypergeometric.clh. */
-__kernel void hypergeometric_values(__global uint *states, const ulong n_streams,
+__kernel void selftest_hypergeometric_values(__global uint *states, const ulong n_streams,
                                     const ulong per_stream, const uint draws, const uint marked,
                                     const uint total, __global const long *logfact,
                                     const REAL scale, __global uint *out)

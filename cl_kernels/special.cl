@@ -6,7 +6,7 @@
 
 #include <oclstat/bessel_k.clh>
 
-__kernel void bessel_kv(__global const REAL *nu, __global const REAL *x, __global REAL *out,
+__kernel void special_bessel_kv(__global const REAL *nu, __global const REAL *x, __global REAL *out,
                         const ulong n, const int logarithm)
 {
     const ulong i = get_global_id(0);

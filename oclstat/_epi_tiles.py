@@ -23,17 +23,18 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ._constants import EPI_NONE, EPI_THREADS, EPI_TILE, TC_KCHUNK
 from ._progress import Progress
 
-TILE = 64
+TILE = EPI_TILE
 #: Words of 32 samples per staged chunk: each class's vectors are padded to a multiple.
-KCHUNK_WORDS = 16
-NONE = 0xFFFF
+KCHUNK_WORDS = TC_KCHUNK
+NONE = EPI_NONE
 #: Tiles per launch (the candidate buffer holds every combination of a launch).
 LAUNCH_TILES = 8192
 FIRST_LAUNCH_TILES = 64
 #: Work-group size of epi_tiles_search (EPI_THREADS in epistasis_tiles.cl).
-THREADS = 64
+THREADS = EPI_THREADS
 
 
 @dataclass
@@ -176,7 +177,7 @@ class OpenCLTiles:
         defines = {**plan.defines(), "SCORE": ("k2", "mi").index(search.score)}
         if max(self.n0, self.n1) < 1 << 16:
             defines["EPI_PS_USHORT"] = 1         # 16 KiB of products per tile, not 32
-        self.kernel = rt.kernel("epistasis_tiles.cl", "epi_tiles_search", defines)
+        self.kernel = rt.kernel("epistasis_tiles.cl", "search", defines)
         self.bits = rt.to_device(bits, writable=False)
         lf, nln, _ = score_tables(search.n_samples)
         self.lf, self.nln = rt.to_device(lf, writable=False), rt.to_device(nln, writable=False)
@@ -195,10 +196,10 @@ class OpenCLTiles:
         args = (self.bits, np.uint32(self.wstride), np.uint32(self.kw0), np.uint32(self.kw1),
                 np.uint32(n_snps))
         tables = [rt.empty(words * 4) for words in lower_table_words(n_snps, self.order)]
-        rt.launch(rt.kernel("epistasis_tiles.cl", "epi_lower_t1", defines), n_snps, *args,
+        rt.launch(rt.kernel("epistasis_tiles.cl", "lower_t1", defines), n_snps, *args,
                   tables[0])
         for size in range(2, self.order):
-            kernel = rt.kernel("epistasis_tiles.cl", f"epi_lower_t{size}", defines)
+            kernel = rt.kernel("epistasis_tiles.cl", f"lower_t{size}", defines)
             rt.launch_nd(kernel, (n_snps, n_snps), (1, 1), *args, tables[size - 1])
         return tables
 

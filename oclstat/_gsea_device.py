@@ -183,27 +183,27 @@ class _Plan:
         """Permutations first .. first + count - 1 into ``es_buf`` (sets x count)."""
         rt, g = self.rt, self.n_genes
         local = rt.local_memory
-        rt.launch(self.kernel("gsea_labels"), count, states, _U64(first), _U32(self.n),
+        rt.launch(self.kernel("labels"), count, states, _U64(first), _U32(self.n),
                   _U32(self.n_a), _U32(self.n_words), self.labels, _U32(count))
         lg = 128 if rt.gpu_schedule else 64
-        rt.launch_nd(self.kernel("gsea_metric"), (g, -(-count // PPI)), (lg, 1), self.xt,
+        rt.launch_nd(self.kernel("metric"), (g, -(-count // PPI)), (lg, 1), self.xt,
                      self.centre, self.labels, _U32(g), _U32(self.n), _U32(self.n_a),
                      _U32(self.n_words), _U32(count), self.key)
-        lr = min(self.local("gsea_rank", 256), NB)
-        rt.launch_nd(self.kernel("gsea_rank"), (count * lr,), (lr,), self.key, _U32(g),
+        lr = min(self.local("rank", 256), NB)
+        rt.launch_nd(self.kernel("rank"), (count * lr,), (lr,), self.key, _U32(g),
                      self.slots, self.rank, self.order, self.wexp, local(4 * NB),
                      local(4 * NB), local(4 * lr),
                      local(2 * lr * self.real.itemsize))
         if self.schedule == "pairs":
-            lp = self.local("gsea_es_pairs", 256 if rt.gpu_schedule else 64)
+            lp = self.local("es_pairs", 256 if rt.gpu_schedule else 64)
             rs = self.real.itemsize
-            rt.launch_nd(self.kernel("gsea_es_pairs"), (self.n_packs * lp, count), (lp, 1),
+            rt.launch_nd(self.kernel("es_pairs"), (self.n_packs * lp, count), (lp, 1),
                          self.key, self.rank, self.wexp, _U32(g), self.pack_begin,
                          self.members, self.member_set, self.set_begin, self.set_size, es_buf,
                          _U32(count), local(4 * self.cap), local(8 * self.cap),
                          local(rs * self.cap), local(rs * self.cap))
         else:
-            rt.launch(self.kernel("gsea_es_walk"), count, self.key, self.order, self.wexp,
+            rt.launch(self.kernel("es_walk"), count, self.key, self.order, self.wexp,
                       _U32(g), self.gene_ptr, self.gene_sets, self.set_size,
                       _U32(self.n_sets), self.scratch, self.sums, self.hits, es_buf,
                       _U32(count))
@@ -226,7 +226,7 @@ def batch_stats(plan, states, first, count, es_obs_buf, es_buf):
     rt = plan.rt
     plan.run_batch(states, first, count, es_buf)
     out = np.empty((plan.n_sets, 5), dtype=np.int64)
-    rt.launch(plan.kernel("gsea_set_stats"), plan.n_sets, es_buf, _U32(count),
+    rt.launch(plan.kernel("set_stats"), plan.n_sets, es_buf, _U32(count),
               _U32(plan.n_sets), es_obs_buf, plan.stats)
     rt.read(plan.stats, out)
     return out
@@ -271,7 +271,7 @@ class NullCounter:
         rt, zero = self.rt, np.zeros(1, dtype=_U32)
         rt.fill(self.hp_buf, zero, self.hp.nbytes)
         rt.fill(self.hn_buf, zero, self.hn.nbytes)
-        rt.launch(self.plan.kernel("gsea_null_counts"), count, es_buf, _U32(count),
+        rt.launch(self.plan.kernel("null_counts"), count, es_buf, _U32(count),
                   _U32(self.plan.n_sets), *self.args, self.ext_buf)
         rt.read(self.hp_buf, self.hp)
         rt.read(self.hn_buf, self.hn)

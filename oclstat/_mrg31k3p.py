@@ -29,8 +29,10 @@ from collections.abc import Sequence
 
 import numpy as np
 
-M1 = 2147483647  # 2^31 - 1
-M2 = 2147462579  # 2^31 - 21069
+from ._constants import MRG31K3P_M1, MRG31K3P_M2
+
+M1 = MRG31K3P_M1  # 2^31 - 1
+M2 = MRG31K3P_M2  # 2^31 - 21069
 
 #: One-step transition matrices (state vector ordered newest first).
 A1 = ((0, 4194304, 129), (1, 0, 0), (0, 1, 0))

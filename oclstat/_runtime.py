@@ -51,6 +51,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
+import re
 import site
 import sys
 import tempfile
@@ -61,6 +62,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+
+from ._constants import KERNEL_DEFINES
 
 #: ICD libraries that PyPI packages install into an environment's ``lib/`` folder.
 _PIP_ICD_LIBRARIES = ("libintelocl.so",)
@@ -158,6 +161,12 @@ class KernelBuildError(RuntimeError):
         super().__init__(message)
         self.log = log
 
+
+class KernelBuildWarning(UserWarning):
+    """A kernel built, but its compiler warned (the warning lines are in the message)."""
+
+
+_WARNING_LINE = re.compile(r"\bwarning\b", re.I)
 
 #: Platforms that simulate a device (never chosen unless named).
 SIMULATORS = ("oclgrind",)
@@ -422,14 +431,41 @@ def select_device(device=None):
 
 
 def kernel_dir() -> Path:
-    """Directory of the ``.cl`` files: in the installed package, else beside it (source tree)."""
-    here = Path(__file__).resolve().parent
-    for candidate in (here / "cl_kernels", here.parent / "cl_kernels"):
-        if (candidate / "include" / "oclstat").is_dir():
-            return candidate
-    raise FileNotFoundError(
-        f"oclstat's OpenCL sources (cl_kernels/) were found neither in {here} nor in {here.parent}"
-    )
+    """The kernel sources: ``oclstat/cl_kernels`` (in a source tree a link to the top-level
+    ``cl_kernels/``, in a wheel the copy the wheel carries): one lookup either way."""
+    kdir = Path(__file__).resolve().parent / "cl_kernels"
+    if not (kdir / "include" / "oclstat").is_dir():
+        raise FileNotFoundError(f"oclstat's kernel sources are missing: {kdir} (a broken "
+                                "install; reinstall oclstat)")
+    return kdir
+
+
+_INCLUDE = re.compile(r'^\s*#\s*include\s*[<"](oclstat/[\w.]+)[>"]', re.M)
+
+
+def kernel_source(filename: str) -> str:
+    """The source of ``cl_kernels/<filename>`` with oclstat's headers written in place of their
+    ``#include`` lines (``#line`` directives keep the compiler's file names and lines). No
+    include path reaches the compiler, so a folder with a space in its name cannot break a
+    build, and the source that is compiled (and cached) holds every header it uses."""
+    kdir = kernel_dir()
+
+    def expand(name: str, path: Path, depth: int) -> str:
+        if depth > 16:
+            raise RecursionError(f"{name}: headers include each other too deeply")
+        text = path.read_text()
+        out, pos = [], 0
+        for m in _INCLUDE.finditer(text):
+            line = text.count("\n", 0, m.start()) + 1
+            out.append(text[pos:m.start()])
+            header = m.group(1)
+            out.append(f'#line 1 "{header}"\n{expand(header, kdir / "include" / header, depth + 1)}'
+                       f'\n#line {line + 1} "{name}"')
+            pos = m.end()
+        out.append(text[pos:])
+        return "".join(out)
+
+    return expand(filename, kdir / filename, 0)
 
 
 # ----------------------------------------------------------------------------- the runtime
@@ -565,14 +601,14 @@ class Runtime:
             prg = self._programs.get(key)
             if prg is not None:
                 return prg
-            kdir = kernel_dir()
-            source = (kdir / filename).read_text()
-            options = ["-I", str(kdir / "include"), *key[2]]
-            options += [f"-D{k}={v}" for k, v in key[1]]
+            source = kernel_source(filename)
+            every = {**KERNEL_DEFINES, **dict(key[1])}
+            options = [*key[2], *(f"-D{k}={v}" for k, v in sorted(every.items()))]
             try:
-                with warnings.catch_warnings():
+                with warnings.catch_warnings():        # its logs are read below instead
                     warnings.simplefilter("ignore", cl.CompilerWarning)
                     prg = cl.Program(self.context, source).build(options=options)
+                self._warn_about(prg, filename)
             except cl.Error as exc:
                 raise KernelBuildError(
                     f"building {filename} with {' '.join(options)} failed on "
@@ -582,14 +618,27 @@ class Runtime:
             BUILT.add((filename, key[1], key[2]))
             return prg
 
+    def _warn_about(self, prg, filename: str) -> None:
+        """Show the compiler's warnings about ``filename`` (not its remarks or progress notes:
+        Intel's compiler reports every vectorised loop) as :class:`KernelBuildWarning`."""
+        try:
+            log = prg.get_build_info(self.device, cl.program_build_info.LOG) or ""
+        except cl.Error:
+            return
+        found = [ln.strip() for ln in log.splitlines() if _WARNING_LINE.search(ln)]
+        if found:
+            warnings.warn(KernelBuildWarning(f"building {filename} on {self.info.label}: "
+                                             + " | ".join(found[:5])), stacklevel=3)
+
     def kernel(self, filename: str, name: str, defines: dict | None = None, options: tuple = ()):
-        """A kernel object from :meth:`program` (cached per program and name)."""
+        """The kernel ``<file stem>_<name>`` of :meth:`program` (every kernel is named after its
+        file: ``rt.kernel("random.cl", "fill_raw")`` is ``random_fill_raw``; cached)."""
         prg = self.program(filename, defines, options)
         with self._lock:
             key = (id(prg), name)
             k = self._kernels.get(key)
             if k is None:
-                k = getattr(prg, name)
+                k = getattr(prg, f"{Path(filename).stem}_{name}")
                 self._kernels[key] = k
             return k
 

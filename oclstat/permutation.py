@@ -40,6 +40,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ._constants import GREEN_MAX_PARTS
 from ._labels import check_unique, is_default_index
 from ._multitest import benjamini_hochberg
 from ._progress import Progress
@@ -54,7 +55,7 @@ _U64 = np.uint64
 #: Largest sum of a feature's pooled scores (the device indexes sums with 32-bit integers).
 MAX_SUM = 2**32 - 2
 #: Buffers one feature's programme may be spread over (when it exceeds one allocation).
-MAX_PARTS = 4
+MAX_PARTS = GREEN_MAX_PARTS
 #: Device schedule of the programme: None (automatic: "feature" on CPUs, "steps" on GPUs),
 #: "feature" (one work-item per feature, in place) or "steps" (one launch per step).
 SCHEDULE: str | None = None
@@ -237,15 +238,15 @@ def _null_batches(rt, scores: np.ndarray, k: int, plan: dict, progress):
             d_scores = rt.to_device(np.ascontiguousarray(scores[f0:f1], dtype=_U32), False)
             d_csum = rt.to_device(np.ascontiguousarray(csum[f0:f1], dtype=_U32), False)
             if plan["per_feature_schedule"]:  # zeroes its own buffer
-                kernel = rt.kernel("permutation.cl", "green_feature", defines, options)
+                kernel = rt.kernel("permutation.cl", "feature", defines, options)
                 rt.launch(kernel, nf, *bufs[0], _U32(per_part), d_scores, d_csum, _U32(n),
                           _U32(k), _U64(row_len), _U64(nf), local_size=1)
             else:
                 for table in bufs:
                     for b in table[:parts]:
                         rt.fill(b, zero, part_bytes)
-                k_start = rt.kernel("permutation.cl", "green_start", defines, options)
-                k_step = rt.kernel("permutation.cl", "green_step", defines, options)
+                k_start = rt.kernel("permutation.cl", "start", defines, options)
+                k_step = rt.kernel("permutation.cl", "step", defines, options)
                 rt.launch(k_start, nf, *bufs[0], _U32(per_part), _U64(nf), _U64(row_len))
                 for i in range(1, n + 1):
                     width = int(smax[f0:f1, i].max()) + 1
@@ -253,7 +254,7 @@ def _null_batches(rt, scores: np.ndarray, k: int, plan: dict, progress):
                               d_scores, d_csum, _U32(n), _U32(i), _U32(k), _U64(row_len),
                               _U64(nf), _U64(width))
                     bufs.reverse()
-            last = rt.kernel("permutation.cl", "green_last_row", defines, options)
+            last = rt.kernel("permutation.cl", "last_row", defines, options)
             raw = np.empty((nf, row_len), dtype=entry)
             with rt.writing_into(raw) as target:
                 rt.launch(last, nf * row_len, *bufs[0], _U32(per_part), target, _U32(k),

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -88,8 +89,29 @@ def test_runs_from_the_source_tree_without_install(tmp_path):
     assert res.returncode == 0, res.stderr
     lines = res.stdout.splitlines()
     assert lines[0] == str(REPO)
-    assert lines[1] == str(REPO / "cl_kernels")
+    assert Path(lines[1]) == REPO / "oclstat" / "cl_kernels"         # one lookup: the link
+    assert Path(lines[1]).resolve() == REPO / "cl_kernels"
     assert lines[2] == "(3,)"
+
+
+def test_runs_from_a_folder_whose_path_has_a_space(tmp_path):
+    """The package copied (as a wheel installs it, the kernel link followed) under a folder
+    with spaces in its name builds every kernel and runs the demo: no include path reaches the
+    OpenCL compiler."""
+    import shutil
+
+    where = tmp_path / "my projects" / "site packages"
+    shutil.copytree(REPO / "oclstat", where / "oclstat",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    assert not (where / "oclstat" / "cl_kernels").is_symlink()
+    env = dict(os.environ, PYTHONPATH=str(where), PYOPENCL_NO_CACHE="1")
+    res = subprocess.run([sys.executable, "-m", "oclstat", "demo", "--section", "fisher",
+                          "--section", "epistasis"], env=env, cwd=tmp_path,
+                         capture_output=True, text=True, timeout=600)
+    assert res.returncode == 0, res.stderr[-3000:]
+    assert "my projects" in subprocess.run(
+        [sys.executable, "-c", "import oclstat._runtime as r; print(r.kernel_dir())"],
+        env=env, capture_output=True, text=True, cwd=tmp_path).stdout
 
 
 def test_fisher_command_prints_an_r_like_report(tmp_path, capsys, rt):

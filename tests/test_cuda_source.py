@@ -1,4 +1,4 @@
-"""The CUDA tensor-core kernel (oclstat/cuda/epistasis_tc.cu) compiles with NVRTC to machine
+"""The CUDA tensor-core kernel (cl_kernels/epistasis_tc.cu) compiles with NVRTC to machine
 code for sm_80 (A100) and sm_90 (H100) for every order and score, with the options the CuPy
 plugin uses. This needs no GPU: NVRTC comes from the nvidia-cuda-nvrtc-cu12 wheel (test extra).
 Running the kernel is tested on the GPU machine (tests/test_gpu_epistasis.py)."""
@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from oclstat._runtime import kernel_source
 from oclstat.cuda.epistasis_tc import SOURCE, compile_options
 
 
@@ -27,7 +28,8 @@ def _nvrtc():
 
 def compile_cubin(lib, arch: str, defines: dict) -> tuple[int, str]:
     prog = ctypes.c_void_p()
-    assert lib.nvrtcCreateProgram(ctypes.byref(prog), SOURCE.read_bytes(), b"epistasis_tc.cu",
+    assert lib.nvrtcCreateProgram(ctypes.byref(prog), kernel_source(SOURCE).encode(),
+                                  b"epistasis_tc.cu",
                                   0, None, None) == 0
     opts = [f"--gpu-architecture={arch}".encode(), *(o.encode() for o in
                                                      compile_options(defines))]

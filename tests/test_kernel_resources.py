@@ -1,7 +1,8 @@
 """Every kernel compiled for NVIDIA (sm_80, sm_90) and AMD (gfx90a, gfx1100) exactly as oclstat
 builds it in its GPU schedule, through tools/kernel_resources.py: no spills anywhere, no stack
-in the hot kernels, at most 48 KiB of local memory, epi_search under 64 registers on sm_90, and
-every build of a run without fp64 compiles with clang told the device has no cl_khr_fp64."""
+in the hot kernels, at most 48 KiB of local memory, epistasis_search under 64 registers on
+sm_90, and every build of a run without fp64 compiles with clang told the device has no
+cl_khr_fp64."""
 
 from __future__ import annotations
 
@@ -25,9 +26,10 @@ def test_kernels_fit_real_gpus_and_build_without_fp64():
         pytest.skip(str(exc))
     kernels = {(r["target"], r["kernel"]) for r in rows}
     for target in ("sm_80", "sm_90", "gfx90a"):
-        for kernel in ("epi_search", "rcont2_count", "green_step", "gsea_es_pairs",
-                       "fill_normal", "ldl_trailing", "matern_cov"):
+        for kernel in ("epistasis_search", "fisher_rcont2_count", "permutation_step",
+                       "gsea_es_pairs", "random_fill_normal", "fields_ldl_trailing",
+                       "fields_matern_cov"):
             assert (target, kernel) in kernels, (target, kernel)
-    epi = [r for r in rows if r["target"] == "sm_90" and r["kernel"] == "epi_search"]
+    epi = [r for r in rows if r["target"] == "sm_90" and r["kernel"] == "epistasis_search"]
     assert epi and max(r["registers"] for r in epi) < 64
     assert problems == [], "\n".join(problems)

@@ -33,4 +33,5 @@ def test_wheel_contains_the_kernels(tmp_path):
     names = set(zipfile.ZipFile(wheel).namelist())
     assert "oclstat/cl_kernels/random.cl" in names
     assert "oclstat/cl_kernels/include/oclstat/mrg31k3p.clh" in names
+    assert "oclstat/cl_kernels/epistasis_tc.cu" in names
     assert "oclstat/random.py" in names

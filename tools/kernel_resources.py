@@ -16,7 +16,7 @@ the device has no cl_khr_fp64, as a device without double precision would.
     python tools/kernel_resources.py --check    # exit 1 on a violation of the limits below
 
 Limits (--check): no spill stores or loads in any kernel; no stack in the hot kernels; static
-local memory at most 48 KiB; epi_search (the GPU schedule's epistasis kernel) under 64
+local memory at most 48 KiB; epistasis_search (the GPU schedule's epistasis kernel) under 64
 registers on sm_90; every no-fp64 build compiles.
 """
 
@@ -35,9 +35,10 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 LOCAL_LIMIT = 48 * 1024
 #: Kernels whose time matters: they must keep their state in registers (no stack frame).
-HOT = {"epi_search", "rcont2_count", "green_step", "gsea_metric", "gsea_rank",
-       "gsea_es_pairs", "fill_uniform", "fill_normal", "fill_exponential", "fill_raw",
-       "fill_integers", "matern_cov", "ldl_trailing", "lower_times"}
+HOT = {"epistasis_search", "fisher_rcont2_count", "permutation_step", "gsea_metric",
+       "gsea_rank", "gsea_es_pairs", "random_fill_uniform", "random_fill_normal",
+       "random_fill_exponential", "random_fill_raw", "random_fill_integers",
+       "fields_matern_cov", "fields_ldl_trailing", "fields_lower_times"}
 NV_ARCHS = ("sm_80", "sm_90")
 AMD_CPUS = ("gfx90a", "gfx1100")
 
@@ -100,13 +101,25 @@ def recorded_builds(no_fp64: bool = False) -> list[tuple[str, dict, list]]:
     return [(f, dict(d), list(o)) for f, d, o in json.loads(out.stdout.strip().splitlines()[-1])]
 
 
-def _clang_args(llvm: Path, target: list[str], kfile: str, defines: dict, extra=()) -> list:
-    kdir = REPO / "cl_kernels"
+def _source_file(kfile: str, work: Path) -> Path:
+    """The kernel source as the runtime compiles it (headers written in place)."""
+    from oclstat._runtime import kernel_source
+
+    path = work / kfile
+    if not path.exists():
+        path.write_text(kernel_source(kfile))
+    return path
+
+
+def _clang_args(llvm: Path, target: list[str], kfile: str, defines: dict, work: Path,
+                extra=()) -> list:
+    from oclstat._constants import KERNEL_DEFINES
+
+    every = {**KERNEL_DEFINES, **defines}
     # -fgnu89-inline: an `inline` helper the optimiser keeps as a call still gets a body
     return [str(llvm / "clang"), "-x", "cl", "-cl-std=CL1.2", *target, "-Xclang",
-            "-finclude-default-header", "-fgnu89-inline", "-O3", "-I", str(kdir / "include"),
-            *extra,
-            *(f"-D{k}={v}" for k, v in sorted(defines.items())), str(kdir / kfile)]
+            "-finclude-default-header", "-fgnu89-inline", "-O3", *extra,
+            *(f"-D{k}={v}" for k, v in sorted(every.items())), str(_source_file(kfile, work))]
 
 
 def _defines_for(defines: dict, fp64: bool) -> dict:
@@ -126,7 +139,7 @@ def _run(args, what: str) -> str:
 def _bitcode(llvm: Path, target: list, kfile: str, defines: dict, lib: Path, work: Path,
              tag: str) -> Path:
     bc, linked, opt = work / f"{tag}.bc", work / f"{tag}.l.bc", work / f"{tag}.o.bc"
-    _run([*_clang_args(llvm, target, kfile, defines), "-emit-llvm", "-c", "-o", str(bc)],
+    _run([*_clang_args(llvm, target, kfile, defines, work), "-emit-llvm", "-c", "-o", str(bc)],
          f"clang {kfile}")
     _run([str(llvm / "llvm-link"), "--only-needed", str(bc), str(lib), "-o", str(linked)],
          "llvm-link")
@@ -187,7 +200,7 @@ def amd(llvm: Path, kfile: str, defines: dict, work: Path, tag: str):
 
 def no_fp64_compiles(llvm: Path, kfile: str, defines: dict, work: Path) -> str | None:
     """None when the build compiles for a device without cl_khr_fp64, else the error."""
-    args = [*_clang_args(llvm, ["-target", "nvptx64-unknown-nvidiacl"], kfile, defines,
+    args = [*_clang_args(llvm, ["-target", "nvptx64-unknown-nvidiacl"], kfile, defines, work,
                          ("-Xclang", "-cl-ext=-cl_khr_fp64")), "-fsyntax-only"]
     out = subprocess.run(args, capture_output=True, text=True)
     return None if out.returncode == 0 else out.stderr[-2000:]
@@ -218,8 +231,9 @@ def report(check: bool = False) -> tuple[list[dict], list[str]]:
                     problems.append(f"{arch} {kernel} ({label}): {r['stack']}-byte stack")
                 if r["local"] > LOCAL_LIMIT:
                     problems.append(f"{arch} {kernel} ({label}): {r['local']} bytes local")
-                if kernel == "epi_search" and arch == "sm_90" and r["registers"] >= 64:
-                    problems.append(f"sm_90 epi_search ({label}): {r['registers']} registers")
+                if kernel == "epistasis_search" and arch == "sm_90" and r["registers"] >= 64:
+                    problems.append(f"sm_90 epistasis_search ({label}): {r['registers']} "
+                                    "registers")
             if "gfx1100" in _amd_support(llvm):
                 for (cpu, kernel), r in amd(llvm, kfile, d, work, tag).items():
                     rows.append({"build": label, "target": cpu, "kernel": kernel, **r})

@@ -19,25 +19,26 @@ the free device memory.
 from __future__ import annotations
 
 import threading
-from pathlib import Path
 
 import numpy as np
 
+from .._constants import KERNEL_DEFINES, TC_THREADS
 from .._epi_tiles import KCHUNK_WORDS, LAUNCH_TILES, TILE, lower_table_words, tile_bits
-from .._runtime import kernel_dir
+from .._runtime import kernel_source
 
-SOURCE = Path(__file__).with_name("epistasis_tc.cu")
-THREADS = 128
+SOURCE = "epistasis_tc.cu"      # in cl_kernels/, with the OpenCL kernels and shared headers
+THREADS = TC_THREADS
 _modules: dict = {}
 _checked: dict = {}
 _lock = threading.Lock()
 
 
 def compile_options(defines: dict) -> tuple[str, ...]:
-    """NVRTC options: the shared OpenCL headers, no FMA contraction (scores add up as in
-    OpenCL), and the defines."""
-    return ("-I" + str(kernel_dir() / "include"), "--fmad=false",
-            *(f"-D{k}={v}" for k, v in sorted(defines.items())))
+    """NVRTC options: no FMA contraction (scores add up as in OpenCL), the shared constants
+    (oclstat/_constants.py) and the defines. The headers are written into the source
+    (:func:`oclstat._runtime.kernel_source`): no include path."""
+    every = {**KERNEL_DEFINES, **defines}
+    return ("--fmad=false", *(f"-D{k}={v}" for k, v in sorted(every.items())))
 
 
 def _module(defines: dict):
@@ -49,7 +50,7 @@ def _module(defines: dict):
     with _lock:
         mod = _modules.get(key)
         if mod is None:
-            mod = cupy.RawModule(code=SOURCE.read_text(), options=compile_options(defines))
+            mod = cupy.RawModule(code=kernel_source(SOURCE), options=compile_options(defines))
             _modules[key] = mod
         return mod
 
@@ -60,7 +61,7 @@ def self_check(defines: dict | None = None, seed: int = 0) -> None:
     import cupy
 
     defines = defines or {"ORDER": 2, "SCORE": 0, "ROW_SNPS": 1, "COL_SNPS": 1}
-    kernel = _module(defines).get_function("epi_tc_check")
+    kernel = _module(defines).get_function("epistasis_tc_check")
     rng = np.random.default_rng(seed)
     kw = 2 * KCHUNK_WORDS
     cases = [rng.integers(0, 2**32, size=(2, TILE, kw), dtype=np.uint32),
@@ -127,7 +128,7 @@ class TensorCoreTiles:
                 f"more than half the free GPU memory ({free / 2**30:.1f} GiB); search fewer SNPs "
                 f"(snps=) or use backend='opencl'")
         mod = _module(defines)
-        self.kernel = mod.get_function("epi_tc_search")
+        self.kernel = mod.get_function("epistasis_tc_search")
         bits, self.kw0, self.kw1, self.n0, self.n1 = tile_bits(search)
         self.wstride = bits.shape[3]
         self.bits = cupy.asarray(bits)
@@ -139,11 +140,10 @@ class TensorCoreTiles:
         args = (self.bits, np.uint32(self.wstride), np.uint32(self.kw0), np.uint32(self.kw1),
                 np.uint32(search.n_snps))
         n, blocks = search.n_snps, -(-search.n_snps // THREADS)
-        mod.get_function("epi_lower_t1")((blocks,), (THREADS,), (*args, self.tables[0]))
-        if search.order >= 3:
-            mod.get_function("epi_lower_t2")((blocks, n), (THREADS,), (*args, self.tables[1]))
-        if search.order >= 4:
-            mod.get_function("epi_lower_t3")((blocks, n), (THREADS,), (*args, self.tables[2]))
+        mod.get_function("epistasis_tc_lower_t1")((blocks,), (THREADS,), (*args, self.tables[0]))
+        for size in range(2, search.order):
+            mod.get_function(f"epistasis_tc_lower_t{size}")((blocks, n), (THREADS,),
+                                                            (*args, self.tables[size - 1]))
         cap = min(LAUNCH_TILES, plan.n_tiles) * plan.per_tile
         self.cand_s = cupy.empty(cap, dtype=cupy.int64)
         self.cand_c = cupy.empty((cap, self.order), dtype=cupy.uint16)

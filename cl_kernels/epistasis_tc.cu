@@ -15,8 +15,8 @@
  */
 #include "oclstat/epistasis_cells.clh"
 
-#define TC_THREADS 128u
-#define TC_KCHUNK 16u            /* 32-bit words staged per step: 512 bits, two mma k-steps */
+/* TC_THREADS (threads per tile) and TC_KCHUNK (32-bit words staged per step: 512 bits, two
+ * mma k-steps) come from oclstat/_constants.py. */
 #define TC_SROW (TC_KCHUNK + 4u) /* padded shared row: a warp's fragment loads hit 32 banks */
 
 __device__ __forceinline__ void tc_mma(int d[4], const uint a[4], const uint b[2])
@@ -90,7 +90,7 @@ __device__ __forceinline__ void tc_zero(int acc[2][4][4])
 /* out[r * 64 + c] = sum over words of popc(a[r * kwords + w] & b[c * kwords + w]), with the
  * search's staging and fragment code (kwords a multiple of TC_KCHUNK). One block. */
 extern "C" __global__ void __launch_bounds__(TC_THREADS)
-epi_tc_check(const uint *a, const uint *b, const uint kwords, uint *out)
+epistasis_tc_check(const uint *a, const uint *b, const uint kwords, uint *out)
 {
     __shared__ uint as[EPI_TILE * TC_SROW], bs[EPI_TILE * TC_SROW];
     int acc[2][4][4];
@@ -108,7 +108,7 @@ epi_tc_check(const uint *a, const uint *b, const uint kwords, uint *out)
     tc_store(acc, out);
 }
 
-extern "C" __global__ void epi_lower_t1(const uint *bits, const uint wstride, const uint kw0,
+extern "C" __global__ void epistasis_tc_lower_t1(const uint *bits, const uint wstride, const uint kw0,
                                         const uint kw1, const uint n_snps, uint *t1)
 {
     const uint s = blockIdx.x * blockDim.x + threadIdx.x;
@@ -117,7 +117,7 @@ extern "C" __global__ void epi_lower_t1(const uint *bits, const uint wstride, co
     epi_lower_item(bits, wstride, kw0, kw1, snp, 1u, t1);
 }
 
-extern "C" __global__ void epi_lower_t2(const uint *bits, const uint wstride, const uint kw0,
+extern "C" __global__ void epistasis_tc_lower_t2(const uint *bits, const uint wstride, const uint kw0,
                                         const uint kw1, const uint n_snps, uint *t2)
 {
     const uint i = blockIdx.x * blockDim.x + threadIdx.x, j = blockIdx.y;
@@ -126,7 +126,7 @@ extern "C" __global__ void epi_lower_t2(const uint *bits, const uint wstride, co
     epi_lower_item(bits, wstride, kw0, kw1, snp, 2u, t2);
 }
 
-extern "C" __global__ void epi_lower_t3(const uint *bits, const uint wstride, const uint kw0,
+extern "C" __global__ void epistasis_tc_lower_t3(const uint *bits, const uint wstride, const uint kw0,
                                         const uint kw1, const uint n_snps, uint *t3)
 {
     const uint j = blockIdx.x * blockDim.x + threadIdx.x, k = blockIdx.y;
@@ -136,7 +136,7 @@ extern "C" __global__ void epi_lower_t3(const uint *bits, const uint wstride, co
 
 /* One block of TC_THREADS per tile (global tile number block0 + blockIdx.x). */
 extern "C" __global__ void __launch_bounds__(TC_THREADS)
-epi_tc_search(const uint *bits, const uint wstride, const uint kw0, const uint kw1,
+epistasis_tc_search(const uint *bits, const uint wstride, const uint kw0, const uint kw1,
               const ushort *rows, const ushort *cols, const ulong *cum, const uint *first_ct,
               const uint n_rt, const ulong block0, const uint *t1, const uint *t2,
               const uint *t3, const uint n0, const uint n1, const epi_long *lf,

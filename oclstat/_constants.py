@@ -1,0 +1,38 @@
+"""Constants shared by Python and the device code, defined once here.
+
+The runtime passes every entry of :data:`KERNEL_DEFINES` to every kernel build as ``-D``, so the
+OpenCL and CUDA sources never write these numbers themselves (a header that uses one and finds
+it undefined stops the build).
+
+>>> KERNEL_DEFINES["EPI_TILE"]
+64
+"""
+
+from __future__ import annotations
+
+#: MRG31k3p's moduli (L'Ecuyer and Touzin 2000): m1 = 2^31 - 1, m2 = 2^31 - 21069.
+MRG31K3P_M1 = 2147483647
+MRG31K3P_M2 = 2147462579
+
+#: Tiled epistasis search: a tile is EPI_TILE x EPI_TILE products; EPI_THREADS work-items per
+#: OpenCL tile, TC_THREADS CUDA threads per tensor-core tile staging TC_KCHUNK 32-bit words at
+#: a time; EPI_NONE pads the row and column item lists.
+EPI_TILE = 64
+EPI_THREADS = 64
+EPI_NONE = 0xFFFF
+TC_THREADS = 128
+TC_KCHUNK = 16
+
+#: Buffers one feature's permutation-test programme may be spread over.
+GREEN_MAX_PARTS = 4
+
+KERNEL_DEFINES = {
+    "MRG31K3P_M1": MRG31K3P_M1,
+    "MRG31K3P_M2": MRG31K3P_M2,
+    "EPI_TILE": EPI_TILE,
+    "EPI_THREADS": EPI_THREADS,
+    "EPI_NONE": EPI_NONE,
+    "TC_THREADS": TC_THREADS,
+    "TC_KCHUNK": TC_KCHUNK,
+    "GREEN_MAX_PARTS": GREEN_MAX_PARTS,
+}
