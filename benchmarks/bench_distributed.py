@@ -39,7 +39,7 @@ def workloads():
     return [("epistasis order 4, 80 x 4000",
              lambda **kw: oclstat.epistasis(g, y, order=4, top=20, **kw)),
             ("gsea 5000 x 40, 200 sets, 20000 perms",
-             lambda **kw: oclstat.gsea(expr, labels, sets, n_perm=20000, seed=1, **kw))]
+             lambda **kw: oclstat.gsea(expr, labels, sets, n_resamples=20000, seed=1, **kw))]
 
 
 def main(argv=None):

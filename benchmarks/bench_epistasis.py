@@ -113,15 +113,15 @@ def b1_peak_ops():
 
 
 def tensor_rows(sizes, gpu_rt):
-    from oclstat.cuda import available
+    from oclstat._epistasis.cuda import available
 
     ok, why = available()
     if not ok:
         print(f"# CUDA tensor-core path not measured: {why}")
         return []
     g, y = generate(48, 6000, seed=9)
-    same = oclstat.epistasis(g, y, order=4, top=50, backend="cuda").equals(
-        oclstat.epistasis(g, y, order=4, top=50, backend="opencl", device=[gpu_rt]))
+    same = oclstat.epistasis(g, y, order=4, top=50, backend="cuda").table.equals(
+        oclstat.epistasis(g, y, order=4, top=50, backend="opencl", device=[gpu_rt]).table)
     print(f"# CUDA == OpenCL (order 4, 48 SNPs x 6000, top 50): {same}")
     peak = b1_peak_ops()
     print(f"# b1 AND+POPC mma.sync peak measured: {peak / 1e12:.0f} TOPS")

@@ -36,7 +36,7 @@ def scipy_fisher(x: np.ndarray, b: int):
     from scipy import stats
     from scipy.special import gammaln
 
-    threshold = -gammaln(x + 1.0).sum() / oclstat.fisher.ALMOST_ONE
+    threshold = -gammaln(x + 1.0).sum() / oclstat._fisher.plan.ALMOST_ONE
     law = stats.random_table(x.sum(1), x.sum(0))
     t0 = time.perf_counter()
     count, done, chunk = 0, 0, 100_000

@@ -41,19 +41,19 @@ DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "gsea"
 GSEA = __import__("importlib").import_module("oclstat.gsea")
 
 
-def time_oclstat(rt, expr, pheno, sets, n_perm, schedule, repeat=2):
+def time_oclstat(rt, expr, pheno, sets, n_resamples, schedule, repeat=2):
     GSEA.SCHEDULE = schedule
-    oclstat.gsea(expr, pheno, sets, n_perm=8, seed=1, device=rt)   # build the kernels
+    oclstat.gsea(expr, pheno, sets, n_resamples=8, seed=1, device=rt)   # build the kernels
     best, res = float("inf"), None
     for _ in range(repeat):
         t0 = time.perf_counter()
-        res = oclstat.gsea(expr, pheno, sets, n_perm=n_perm, seed=1, device=rt)
+        res = oclstat.gsea(expr, pheno, sets, n_resamples=n_resamples, seed=1, device=rt)
         best = min(best, time.perf_counter() - t0)
     GSEA.SCHEDULE = None
     return best, res
 
 
-def time_gseapy(expr, labels, sets, n_perm):
+def time_gseapy(expr, labels, sets, n_resamples):
     import logging
 
     import gseapy
@@ -61,31 +61,31 @@ def time_gseapy(expr, labels, sets, n_perm):
     logging.getLogger("gseapy").setLevel(logging.ERROR)
     t0 = time.perf_counter()
     gseapy.gsea(data=expr, gene_sets=sets, cls=list(labels), permutation_type="phenotype",
-                permutation_num=n_perm, method="signal_to_noise", threads=os.cpu_count(),
+                permutation_num=n_resamples, method="signal_to_noise", threads=os.cpu_count(),
                 seed=1, outdir=None, no_plot=True, min_size=15, max_size=500)
     return time.perf_counter() - t0
 
 
-def floor_seconds(rt, n_genes, n_perm, itemsize=8):
+def floor_seconds(rt, n_genes, n_resamples, itemsize=8):
     bw = copy_bandwidth(rt)
-    return n_perm * n_genes * (2 * itemsize + 8 + itemsize) / bw, bw
+    return n_resamples * n_genes * (2 * itemsize + 8 + itemsize) / bw, bw
 
 
 def part_p53(rt, use_gseapy):
     expr = oclstat.io.read_expression(DATA / "P53.txt")
     pheno = oclstat.io.read_cls(DATA / "P53.cls")
     sets = oclstat.io.read_gmt(DATA / "c2.all.v5.0.symbols.gmt")
-    n_perm = 1000
-    print(f"# P53 {expr.shape[0]} genes x {expr.shape[1]} samples, C2 v5.0, {n_perm} perms")
+    n_resamples = 1000
+    print(f"# P53 {expr.shape[0]} genes x {expr.shape[1]} samples, C2 v5.0, {n_resamples} perms")
     rows = []
     times = {}
     for schedule in ("walk", "pairs"):
-        t, res = time_oclstat(rt, expr, pheno, sets, n_perm, schedule)
+        t, res = time_oclstat(rt, expr, pheno, sets, n_resamples, schedule)
         times[schedule] = t
         rows.append({"run": f"oclstat ({schedule})", "sets": len(res.table),
                      "seconds": f"{t:.2f}"})
-    floor, bw = floor_seconds(rt, expr.shape[0], n_perm)
-    gp = time_gseapy(expr, pheno.labels, sets, n_perm) if use_gseapy else float("nan")
+    floor, bw = floor_seconds(rt, expr.shape[0], n_resamples)
+    gp = time_gseapy(expr, pheno.labels, sets, n_resamples) if use_gseapy else float("nan")
     rows.append({"run": f"GSEApy threads={os.cpu_count()}", "sets": "3329",
                  "seconds": f"{gp:.2f}"})
     best = min(times.values())
@@ -107,19 +107,19 @@ def rapid_data():
     return pd.DataFrame(x, index=genes), pheno, h, c2
 
 
-def part_rapid(rt, n_perm, use_gseapy):
+def part_rapid(rt, n_resamples, use_gseapy):
     expr, pheno, h, c2 = rapid_data()
     print(f"# rapidGSEA shape: {expr.shape[0]} genes x {expr.shape[1]} samples (GENERATED), "
-          f"{pheno.counts[0]} vs {pheno.counts[1]}, {n_perm} permutations")
+          f"{pheno.counts[0]} vs {pheno.counts[1]}, {n_resamples} permutations")
     rows = []
     published = {"Hallmark": 105.0, "C2": 3447.0}
     for name, sets in (("Hallmark", h), ("C2", c2)):
-        t, res = time_oclstat(rt, expr, pheno, sets, n_perm, None, repeat=1)
-        scale = (1 << 20) / n_perm
+        t, res = time_oclstat(rt, expr, pheno, sets, n_resamples, None, repeat=1)
+        scale = (1 << 20) / n_resamples
         gp = float("nan")
         if use_gseapy:
-            gp = time_gseapy(expr, pheno.labels, sets, 200) * n_perm / 200
-        floor, _ = floor_seconds(rt, expr.shape[0], n_perm)
+            gp = time_gseapy(expr, pheno.labels, sets, 200) * n_resamples / 200
+        floor, _ = floor_seconds(rt, expr.shape[0], n_resamples)
         rows.append({"sets": f"{name} ({len(res.table)})", "oclstat s": f"{t:.2f}",
                      "oclstat s at 2^20": f"{t * scale:.1f}",
                      "GSEApy s (scaled)": f"{gp:.1f}",

@@ -34,7 +34,7 @@ CASES = {
     "fields: 8 Matern 600 x 600, LDL": "oclstat.ldl_batch(oclstat.matern_cov(C, P, "
                                         "device=rt), device=rt)",
     "gsea: 5,000 genes x 20 samples, 300 sets, 1,000 perms":
-        "oclstat.gsea(E, L, S, n_perm=1000, min_size=10, seed=1, device=rt)",
+        "oclstat.gsea(E, L, S, n_resamples=1000, min_size=10, seed=1, device=rt)",
     "epistasis: order 3, 150 SNPs x 2,000 samples":
         "oclstat.epistasis(G, Y, order=3, top=10, device=rt)",
     "epistasis: order 4, 60 SNPs x 2,000 samples":

@@ -31,7 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _common import copy_bandwidth, header, table  # noqa: E402
 
 import oclstat  # noqa: E402
-from oclstat.permutation import window_scores  # noqa: E402
+from oclstat._permutation import window_scores  # noqa: E402
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "permutation" / "TNPdf.csv"
 

@@ -7,7 +7,25 @@ OpenCL C kernels compiled at run time by PyOpenCL on any GPU, or on the CPU thro
 True
 """
 
-from . import genotypes, io, random, special
+from . import fields, genotypes, io, random, special
+from ._epistasis import EpistasisResult, epistasis
+from ._fields import (
+    LdlResult,
+    cholesky_batch,
+    ldl_batch,
+    matern_cov,
+    multiply_lower_diag,
+    simulate_fields,
+)
+from ._fisher import (
+    FisherSimBatchResult,
+    FisherSimResult,
+    fisher_sim,
+    fisher_sim_batch,
+    random_table,
+)
+from ._gsea import GseaResult, gsea
+from ._permutation import PermutationTestResult, permutation_test
 from ._runtime import (
     DeviceCapabilityError,
     DeviceInfo,
@@ -18,24 +36,6 @@ from ._runtime import (
     devices,
     get_runtime,
 )
-from .epistasis import epistasis
-from .fields import (
-    LdlResult,
-    cholesky_batch,
-    ldl_batch,
-    matern_cov,
-    multiply_lower_diag,
-    simulate_fields,
-)
-from .fisher import (
-    FisherSimBatchResult,
-    FisherSimResult,
-    fisher_sim,
-    fisher_sim_batch,
-    random_table,
-)
-from .gsea import GseaResult, gsea
-from .permutation import PermutationTestResult, permutation_test
 from .plot import plot_enrichment, plot_fields
 
 __version__ = "0.1.0"
@@ -56,7 +56,9 @@ __all__ = [
     "plot_enrichment",
     "plot_fields",
     "special",
+    "fields",
     "genotypes",
+    "EpistasisResult",
     "epistasis",
     "LdlResult",
     "cholesky_batch",

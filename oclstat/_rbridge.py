@@ -52,6 +52,43 @@ def save(array, directory: str | None = None):
     return path, [int(s) for s in arr.shape], kind
 
 
+def encode(value, directory: str | None = None):
+    """An adapter's result (:mod:`oclstat._radapters`) as plain lists, dicts and scalars that
+    reticulate converts without numpy: arrays become files (``{"__array__": [path, shape,
+    kind]}``), character vectors ``{"__character__": [...]}``, named lists ``{"__list__":
+    names, "items": [...]}``, classed values ``{"__r__": class, "value": ..., "attributes":
+    {...}}``; the R package's ``decode()`` reads them back."""
+    from ._radapters import Characters, RValue
+
+    if value is None or isinstance(value, (str, bool, int, float)):
+        return value
+    if isinstance(value, np.generic):
+        return value.item()
+    if isinstance(value, RValue):
+        return {"__r__": value.r_class or "", "value": encode(value.value, directory),
+                "attributes": {"__list__": list(value.attributes),
+                               "items": [encode(v, directory)
+                                         for v in value.attributes.values()]}}
+    if isinstance(value, Characters):
+        return {"__character__": [str(v) for v in value]}
+    if isinstance(value, dict):
+        return {"__list__": [str(k) for k in value],
+                "items": [encode(v, directory) for v in value.values()]}
+    if isinstance(value, (list, tuple)):
+        return [encode(v, directory) for v in value]
+    arr = np.asarray(value)
+    path, shape, kind = save(arr, directory)
+    return {"__array__": [path, shape, kind], "logical": arr.dtype.kind == "b"}
+
+
+def call(name: str, arguments: dict, directory: str | None = None):
+    """Run the adapter of R function ``name`` with ``arguments`` (R's names) and encode its
+    result for R (:func:`encode`)."""
+    from ._radapters import ADAPTERS
+
+    return encode(ADAPTERS[name](**dict(arguments)), directory)
+
+
 def table_columns(frame) -> dict:
     """A pandas DataFrame as {column: list} with the index under ``"__index__"`` (lists cross
     reticulate without numpy)."""

@@ -307,6 +307,28 @@ def _info(index: int, platform, dev) -> DeviceInfo:
 def devices() -> list[DeviceInfo]:
     """Every OpenCL device present, in the order the indices of ``device=`` refer to.
 
+    Returns
+    -------
+    list of DeviceInfo
+        One entry per device (index, platform, name, type, memory, fp64, ...), real devices and
+        simulators alike; ``get_runtime()`` picks the default among them.
+
+    See Also
+    --------
+    get_runtime : the runtime of one device.
+
+    Notes
+    -----
+    Intel's OpenCL CPU runtime installed from PyPI is registered with the ICD loader when
+    oclstat is imported (``OCLSTAT_REGISTER_ICDS=0`` turns that off), so it is listed beside
+    pocl.
+
+    References
+    ----------
+    .. [1] Khronos Group. The OpenCL Specification, version 3.0.
+
+    Examples
+    --------
     >>> import oclstat
     >>> all(d.index == i for i, d in enumerate(oclstat.devices()))
     True
@@ -773,7 +795,8 @@ class Runtime:
             return None
         lsize = local_size if local_size is not None else self.local_size(kernel)
         gsize = -(-n_items // lsize) * lsize
-        event = kernel(self.queue, (gsize,), (lsize,), *args)
+        with self._lock:      # a kernel's arguments are shared state: set and enqueue at once
+            event = kernel(self.queue, (gsize,), (lsize,), *args)
         for prof in self._profiles:
             prof.events.append(event)
         return event
@@ -784,7 +807,8 @@ class Runtime:
         if any(g <= 0 for g in global_size):
             return None
         gsize = tuple(-(-g // lo) * lo for g, lo in zip(global_size, local_size, strict=True))
-        event = kernel(self.queue, gsize, tuple(local_size), *args)
+        with self._lock:
+            event = kernel(self.queue, gsize, tuple(local_size), *args)
         for prof in self._profiles:
             prof.events.append(event)
         return event
@@ -816,9 +840,46 @@ _RUNTIMES_LOCK = threading.Lock()
 
 
 def get_runtime(device=None) -> Runtime:
-    """The :class:`Runtime` for ``device`` (see the module docstring for how it is chosen).
+    """The :class:`Runtime` (context, queues, compiled kernels) of one OpenCL device.
 
-    Runtimes are created once per device and shared.
+    Parameters
+    ----------
+    device : None, int, str or Runtime, optional
+        None: ``OCLSTAT_DEVICE`` if set, else the best device (GPUs, then accelerators, then
+        CPU runtimes; simulators never by default). An int is an index of :func:`devices`; a
+        string is a common name (pocl, intel, nvidia/cuda, amd/rocm, oclgrind, cpu, gpu) or a
+        substring of the platform or device name. A Runtime is returned as it is.
+
+    Returns
+    -------
+    Runtime
+        Created once per device and shared.
+
+    Raises
+    ------
+    NoDeviceError
+        If no device matches (the message lists the devices present).
+
+    See Also
+    --------
+    devices : the devices present.
+
+    Notes
+    -----
+    ``OCLSTAT_SCHEDULE=gpu`` makes a CPU runtime compile and launch the kernels as on a GPU
+    (work-group sizes, local memory, loop orders), so the GPU code paths are tested without
+    a GPU; ``OCLSTAT_NO_FP64=1`` makes it behave as a device without double precision.
+
+    References
+    ----------
+    .. [1] Khronos Group. The OpenCL Specification, version 3.0.
+
+    Examples
+    --------
+    >>> import oclstat
+    >>> rt = oclstat.get_runtime()
+    >>> rt is oclstat.get_runtime(rt.info.index)
+    True
     """
     if isinstance(device, Runtime):
         return device

@@ -209,12 +209,51 @@ def _flag(value, name: str) -> bool | None:
 
 def read_table(source, *, header="auto", row_names="auto", what: str = "table",
                index_like_data: bool = False) -> Table:
-    """Read a numeric table (see the module docstring for how the layout is decided).
+    """Read a numeric table, with its layout worked out from the content.
 
-    ``header`` and ``row_names``: True, False or "auto". Cells must be numbers (empty or NA
-    cells become NaN; callers that cannot take NaN say so). Raises ``ValueError`` naming the
-    file (and the line) for anything it cannot read unambiguously. ``index_like_data``: the
-    data itself may hold runs 0, 1, 2 (genotypes), so a first column like that is data.
+    Parameters
+    ----------
+    source : path, file object or str
+        CSV, TSV or R's space-separated ``write.table`` output (gzip by content, any line end).
+    header, row_names : bool or "auto", optional
+        Whether the first row holds column names and the first column row names; "auto" decides
+        from the content (module docstring) and refuses when the content cannot tell.
+    what : str, optional
+        What the table is, for error messages ("table of counts", ...).
+    index_like_data : bool, optional
+        The data itself may hold runs 0, 1, 2 (genotypes), so a first column like that is data.
+
+    Returns
+    -------
+    Table
+        ``values`` (float, NaN for empty or NA cells), ``row_names``, ``col_names`` and
+        :meth:`Table.describe`.
+
+    Raises
+    ------
+    ValueError
+        Naming the file (and the line) for anything it cannot read unambiguously.
+
+    See Also
+    --------
+    pandas.read_csv : reads what it is told; this reader works the layout out or refuses.
+
+    Notes
+    -----
+    The rules follow how R (``write.table``, ``write.csv``) and pandas (``to_csv``) write
+    tables; a header or first column that looks like a default pandas index is ambiguous and
+    needs ``header=`` / ``row_names=``.
+
+    References
+    ----------
+    .. [1] R Core Team. R Data Import/Export, section 1.3 (``write.table``).
+
+    Examples
+    --------
+    >>> import io
+    >>> t = read_table(io.StringIO("a,b\\n1,2\\n3,4\\n"))
+    >>> t.values.tolist(), t.col_names
+    ([[1.0, 2.0], [3.0, 4.0]], ['a', 'b'])
     """
     text, name = open_text(source)
     want_header, want_names = _flag(header, "header"), _flag(row_names, "row_names")

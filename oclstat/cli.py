@@ -7,7 +7,7 @@
     oclstat permtest A.csv B.csv --windows 256 --out results.tsv
     oclstat fields --nx 60 --ny 80 --param 0.3,1.5,1,0,1,0 --n-sim 5 --out f.npy --png f.png
     oclstat epistasis --bfile DS --order 2 --top 20 --out hits.tsv
-    oclstat gsea --expr P53.txt --cls P53.cls --gmt c2.gmt --perms 1000 --out results.tsv
+    oclstat gsea --expr P53.txt --cls P53.cls --gmt c2.gmt --resamples 1000 --out results.tsv
 
 Every sub-command accepts ``--device`` (index or name substring, as ``OCLSTAT_DEVICE``).
 
@@ -26,14 +26,27 @@ from pathlib import Path
 
 import numpy as np
 
+from . import __version__
+from . import io as oio
 from . import random as ocr
+from ._epistasis import epistasis
+from ._fields import fields_on_grid, grid_coords, simulate_fields
+from ._fisher import fisher_sim
+from ._gsea import gsea
+from ._permutation import permutation_test
 from ._runtime import NoDeviceError, devices, get_runtime
+from ._tables import read_table
+from ._vocabulary import python_to_cli
+from .demo import run
+from .distributed import OclstatPlugin
+from .genotypes import read_genotype_table, read_plink
+from .plot import plot_enrichment, plot_fields
 
 
 def _cmd_devices(args) -> int:
     found = devices()
     try:
-        chosen = get_runtime(args.device).info.index
+        chosen = get_runtime(_device(args)).info.index
     except NoDeviceError:
         chosen = -1
     for d in found:
@@ -44,9 +57,8 @@ def _cmd_devices(args) -> int:
 
 
 def _cmd_demo(args) -> int:
-    from .demo import run
 
-    run(device=args.device, sections=args.section or None)
+    run(device=_device(args), sections=args.section or None)
     return 0
 
 
@@ -70,7 +82,7 @@ def _cmd_rng(args) -> int:
     size = tuple(args.n) if len(args.n) > 1 else args.n[0]
     streams = ocr.Streams.load(args.streams) if args.streams else None
     seed = None if streams is not None else args.seed
-    common = dict(streams=streams, seed=seed, device=args.device, progress=None)
+    common = dict(streams=streams, seed=seed, device=_device(args), progress=None)
     dtype = np.float32 if args.dtype == "float32" else np.float64
     if args.distribution == "uniform":
         values = ocr.uniform(size, dtype=dtype, low=args.low, high=args.high, **common)
@@ -104,7 +116,6 @@ _yes_no.__name__ = "yes/no/auto"
 def _table(path: str, args, what: str):
     """A numeric table read as its author wrote it (oclstat.io.read_table), with the layout
     flags of the command line."""
-    from ._tables import read_table
 
     return read_table(path, header=args.header, row_names=args.row_names, what=what)
 
@@ -112,15 +123,13 @@ def _table(path: str, args, what: str):
 def _cmd_fisher(args) -> int:
     import time
 
-    from .fisher import fisher_sim
-
     table = _table(args.table, args, "table of counts")
     counts = table.values
     if np.isnan(counts).any():
         r, c = np.argwhere(np.isnan(counts))[0]
         raise ValueError(f"{args.table}: the cell in data row {r + 1}, column {c + 1} is empty "
                          "or NA; a table of counts needs every cell")
-    rt = get_runtime(args.device)
+    rt = get_runtime(_device(args))
     dtype = {"auto": None, "float64": np.float64, "float32": np.float32}[args.dtype]
     with _output(args.out) as out_path, _output(args.statistics) as stats_path:
         t0 = time.perf_counter()
@@ -172,16 +181,20 @@ def _cmd_permtest(args) -> int:
 
     import pandas as pd
 
-    from .permutation import permutation_test
-
     ta = _table(args.a, args, "table of the first group")
     tb = _table(args.b, args, "table of the second group")
     a, b, names = _aligned_groups(ta, tb, args.a, args.b)
-    rt = get_runtime(args.device)
+    device = _device(args, several=True)
+    client = _client(args.scheduler)
     with _output(args.out) as out_path:
         t0 = time.perf_counter()
-        res = permutation_test(a, b, n_windows=args.windows, alternative=args.alternative,
-                               mid_p=args.mid_p, device=rt, progress=None)
+        try:
+            res = permutation_test(a, b, n_windows=args.windows, alternative=args.alternative,
+                                   mid_p=args.mid_p, device=None if client else device,
+                                   client=client, progress=None)
+        finally:
+            if client is not None:
+                client.close()
         elapsed = time.perf_counter() - t0
         frame = res.to_frame()
         frame.insert(0, "feature", names)
@@ -195,7 +208,7 @@ def _cmd_permtest(args) -> int:
     print(f"{len(a)} features, {a.shape[1]} vs {b.shape[1]} samples, "
           f"{'windows ' + str(args.windows) if args.windows else 'integer scores'}, "
           f"{args.alternative}{', mid-P' if args.mid_p else ''}: {int((q < 0.05).sum())} with "
-          f"BH q < 0.05; {rt.info.label}, {elapsed:.2f} s", file=sys.stderr)
+          f"BH q < 0.05; {'Dask' if client else _label(device)}, {elapsed:.2f} s", file=sys.stderr)
     return 0
 
 
@@ -204,19 +217,16 @@ def _cmd_gsea(args) -> int:
 
     import pandas as pd
 
-    from . import io as oio
-    from .gsea import gsea
-
     expr = oio.read_gct(args.gct) if args.gct else oio.read_expression(args.expr)
     pheno = oio.read_cls(args.cls)
     sets = oio.read_gmt(args.gmt)
     client = _client(args.scheduler)
-    rt = None if client else get_runtime(args.device)
+    device = None if client else _device(args, several=True)
     t0 = time.perf_counter()
     try:
-        res = gsea(expr, pheno, sets, n_perm=args.perms, metric=args.metric,
+        res = gsea(expr, pheno, sets, n_resamples=args.resamples, metric=args.metric,
                    weight=args.weight, min_size=args.min_size, max_size=args.max_size,
-                   seed=args.seed, case_sensitive=not args.case_insensitive, device=rt,
+                   seed=args.seed, case_sensitive=not args.case_insensitive, device=device,
                    client=client, progress=None)
     finally:
         if client is not None:
@@ -228,7 +238,6 @@ def _cmd_gsea(args) -> int:
         with pd.option_context("display.max_rows", 20, "display.width", 120):
             print(res.table.drop(columns="leading_edge"))
     if args.plot:
-        from .plot import plot_enrichment
 
         for name in args.plot_sets or list(res.table.index[:1]):
             path = Path(args.plot) / f"{name}.png"
@@ -237,7 +246,7 @@ def _cmd_gsea(args) -> int:
     t = res.table
     print(f"{expr.shape[0]} genes x {expr.shape[1]} samples ({pheno.classes[0]} "
           f"{pheno.counts[0]} vs {pheno.classes[1]} {pheno.counts[1]}), {len(t)} sets "
-          f"({res.n_filtered} outside {args.min_size}..{args.max_size}), {args.perms} "
+          f"({res.n_filtered} outside {args.min_size}..{args.max_size}), {args.resamples} "
           f"permutations: {int((t['fdr'] < 0.25).sum())} with FDR < 0.25; {res.device}, "
           f"{elapsed:.2f} s", file=sys.stderr)
     return 0
@@ -258,26 +267,51 @@ def _param_row(text: str) -> list[float]:
 def _cmd_fields(args) -> int:
     import time
 
-    from .fields import fields_on_grid, grid_coords, simulate_fields
-
     params = args.param or [[0.3, 1.5, 1.0, 0.0, 1.0, 0.0]]
     coords = grid_coords(args.nx, args.ny, xlim=tuple(args.xlim), ylim=tuple(args.ylim))
-    rt = get_runtime(args.device)
+    device = _device(args, several=True)
+    client = _client(args.scheduler)
     t0 = time.perf_counter()
-    f = simulate_fields(coords, params, args.n_sim, seed=args.seed, dtype=np.dtype(args.dtype),
-                        device=rt)
+    try:
+        f = simulate_fields(coords, params, args.n_sim, seed=args.seed,
+                            dtype=np.dtype(args.dtype), device=None if client else device,
+                            client=client)
+    finally:
+        if client is not None:
+            client.close()
     elapsed = time.perf_counter() - t0
     images = fields_on_grid(f, args.nx, args.ny)
     np.save(args.out, images)
     if args.png:
-        from .plot import plot_fields
 
         flat = images.reshape(-1, args.ny, args.nx)
         titles = [f"set {p} sim {s}" for p in range(len(params)) for s in range(args.n_sim)]
         plot_fields(flat, titles=titles).savefig(args.png, dpi=110)
     print(f"{len(params)} parameter sets x {args.n_sim} fields on a {args.nx} x {args.ny} grid "
-          f"-> {args.out} {images.shape}; {rt.info.label}, {elapsed:.3f} s", file=sys.stderr)
+          f"-> {args.out} {images.shape}; {'Dask' if client else _label(device)}, "
+          f"{elapsed:.3f} s", file=sys.stderr)
     return 0
+
+
+def _device(args, several: bool = False):
+    """``--device`` as ``device=``: None, one device (index or name), or with ``several`` a
+    comma-separated list that shares the work."""
+    spec = getattr(args, "device", None)
+    if not spec:
+        return None
+    items = [int(d) if d.strip().isdigit() else d.strip() for d in spec.split(",")]
+    if len(items) == 1:
+        return items[0]
+    if not several:
+        raise ValueError(f"--device: oclstat {args.command} runs on one device, got {spec!r}")
+    return items
+
+
+def _label(device) -> str:
+    """The device(s) a command ran on, for its summary line."""
+    if isinstance(device, list):
+        return ", ".join(get_runtime(d).info.label for d in device)
+    return get_runtime(device).info.label
 
 
 def _client(address):
@@ -289,7 +323,6 @@ def _client(address):
     except ImportError:
         raise ValueError("--scheduler needs dask.distributed: pip install 'oclstat[dask]'") \
             from None
-    from .distributed import OclstatPlugin
 
     client = Client(address)
     client.register_plugin(OclstatPlugin())
@@ -301,19 +334,17 @@ def _cmd_epistasis(args) -> int:
 
     import pandas as pd
 
-    from .epistasis import epistasis
-    from .genotypes import read_genotype_table, read_plink
-
     data = read_plink(args.bfile) if args.bfile else read_genotype_table(
         args.csv, layout=args.layout, header=args.header, row_names=args.row_names)
-    spec = args.device or args.devices
-    device = None
-    if spec:
-        device = [int(d) if d.strip().isdigit() else d.strip() for d in spec.split(",")]
+    if args.devices and not args.device:
+        print("oclstat epistasis: --devices is now --device (the old name goes in the next "
+              "release)", file=sys.stderr)
+        args.device = args.devices
+    device = _device(args, several=True)
     client = _client(args.scheduler)
     t0 = time.perf_counter()
     try:
-        hits = epistasis(data, order=args.order, score=args.score, top=args.top,
+        res = epistasis(data, order=args.order, score=args.score, top=args.top,
                          device=None if client else device, client=client,
                          backend=args.backend, progress=None)
     finally:
@@ -321,11 +352,11 @@ def _cmd_epistasis(args) -> int:
             client.close()
     elapsed = time.perf_counter() - t0
     if args.out:
-        hits.to_csv(args.out, sep="\t", index=False, float_format="%.6f")
+        res.table.to_csv(args.out, sep="\t", index=False, float_format="%.6f")
     else:
         with pd.option_context("display.max_rows", 50, "display.width", 120):
-            print(hits)
-    n = hits.attrs["combinations"]
+            print(res.table)
+    n = res.combinations
     print(f"{data.genotypes.shape[0]} SNPs x {data.genotypes.shape[1]} samples, order "
           f"{args.order}: {n} combinations in {elapsed:.2f} s "
           f"({n * data.genotypes.shape[1] / max(elapsed, 1e-9) / 1e12:.4f} tera "
@@ -352,7 +383,6 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="oclstat", description="Vendor-portable GPU statistics for genomics (OpenCL)."
     )
-    from . import __version__
 
     parser.add_argument("--version", action="version", version=f"oclstat {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -361,7 +391,8 @@ def build_parser() -> argparse.ArgumentParser:
         p = sub.add_parser(name, help=help_text, description=help_text)
         p.add_argument("--device", default=None,
                        help="device index, name or substring (default: OCLSTAT_DEVICE, best "
-                            "GPU); for epistasis a comma-separated list shares the work")
+                            "GPU); for permtest, gsea, fields and epistasis a comma-separated "
+                            "list shares the work")
         return p
 
     add("devices", "list the OpenCL devices").set_defaults(func=_cmd_devices)
@@ -422,6 +453,8 @@ def build_parser() -> argparse.ArgumentParser:
                    default="two-sided")
     p.add_argument("--mid-p", action="store_true", help="mid-P values")
     p.add_argument("--out", default=None, help="write the results table (TSV) here")
+    p.add_argument("--scheduler", default=None, metavar="ADDRESS",
+                   help="run chunks of features as tasks on this Dask scheduler")
     p.set_defaults(func=_cmd_permtest)
 
     p = add("fields", "simulate Gaussian random fields (Matérn) on a grid")
@@ -437,6 +470,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--dtype", choices=["float64", "float32"], default="float64")
     p.add_argument("--out", required=True, help=".npy file: (n_params, n_sim, ny, nx)")
     p.add_argument("--png", default=None, help="also draw the fields into this PNG")
+    p.add_argument("--scheduler", default=None, metavar="ADDRESS",
+                   help="run chunks of parameter sets as tasks on this Dask scheduler")
     p.set_defaults(func=_cmd_fields)
 
     p = add("epistasis", "exhaustive 2-, 3- or 4-way epistasis search (K2 or mutual information)")
@@ -461,7 +496,8 @@ def build_parser() -> argparse.ArgumentParser:
     src.add_argument("--expr", help="expression: GCT or tab-separated NAME DESCRIPTION samples...")
     p.add_argument("--cls", required=True, help="two-class CLS file")
     p.add_argument("--gmt", required=True, help="gene sets (GMT)")
-    p.add_argument("--perms", type=_float_count, default=1000, help="permutations (1e6 is ok)")
+    p.add_argument("--resamples", "--perms", dest="resamples", type=_float_count, default=1000,
+                   help="phenotype permutations (1e6 is ok; --perms is the old name)")
     p.add_argument("--metric", default="signal_to_noise",
                    choices=["signal_to_noise", "t_test", "diff_of_classes", "ratio_of_classes",
                             "log2_ratio_of_classes"])
@@ -545,6 +581,10 @@ def main(argv=None) -> int:
         parser.print_help()
         return 0
     args = parser.parse_args(argv)
+    given = sys.argv[1:] if argv is None else argv
+    if any(a == "--perms" or a.startswith("--perms=") for a in given):
+        print("oclstat gsea: --perms is now --resamples (the old name goes in the next "
+              "release)", file=sys.stderr)
     try:
         _check_outputs(args)
         return args.func(args)
@@ -557,19 +597,10 @@ def main(argv=None) -> int:
         return 2
 
 
-#: Python argument names as the command line spells them, for error messages.
-_FLAGS = {"n_windows": "--windows", "n_resamples": "--resamples", "n_perm": "--perms",
-          "min_size": "--min-size", "max_size": "--max-size", "n_sim": "--n-sim",
-          "mid_p": "--mid-p", "row_names": "--row-names"}
-
-
 def _as_flags(message: str) -> str:
-    """An error message with the Python argument names replaced by the command's flags."""
-    import re
-
-    for name, flag in _FLAGS.items():
-        message = re.sub(rf"(?<![\w-]){name}\b", flag, message)
-    return message
+    """An error message with the Python argument names replaced by the command's flags (the
+    names of :mod:`oclstat._vocabulary`)."""
+    return python_to_cli(message)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -12,6 +12,7 @@ True
 
 from __future__ import annotations
 
+import math
 import shutil
 import subprocess
 import sys
@@ -20,9 +21,16 @@ from collections.abc import Callable
 
 import numpy as np
 
-from . import _mrg31k3p
+from . import io as oio
 from . import random as ocr
+from ._epistasis import epistasis
+from ._fields import grid_coords, ldl_batch, matern_cov, simulate_fields
+from ._fisher import fisher_sim
+from ._gsea import gsea
+from ._permutation import permutation_test, window_scores
+from ._random import mrg31k3p as _mrg31k3p
 from ._runtime import get_runtime
+from .datasets import fisher_table
 
 
 def _section_random(rt, out) -> None:
@@ -79,8 +87,6 @@ def r_fisher_test(table: np.ndarray, n_resamples: int) -> tuple[float, float] | 
 
 
 def _section_fisher(rt, out) -> None:
-    from .datasets import fisher_table
-    from .fisher import fisher_sim
 
     print("== Monte Carlo Fisher exact test (rcont2), R's fisher.test(simulate.p.value=TRUE) ==",
           file=out)
@@ -107,7 +113,6 @@ def _section_fisher(rt, out) -> None:
 def _section_permutation(rt, out) -> None:
     from scipy import stats
 
-    from .permutation import permutation_test, window_scores
 
     print("== exact permutation test (Green's dynamic programme), many features ==", file=out)
     rng = np.random.default_rng(7)
@@ -136,8 +141,6 @@ def _section_permutation(rt, out) -> None:
 def _section_gsea(rt, out) -> None:
     from pathlib import Path
 
-    from . import io as oio
-    from .gsea import gsea
 
     print("== GSEA with phenotype permutations ==", file=out)
     candidates = [Path(__file__).resolve().parents[2], Path.cwd().parent]
@@ -160,9 +163,9 @@ def _section_gsea(rt, out) -> None:
         sets = {"PLANTED": names[:40], **{f"RANDOM_{j}": list(rng.choice(names, 60))
                                           for j in range(30)}}
         what = "generated 5000 genes x 40 samples, one planted set"
-    gsea(expr, pheno, sets, n_perm=8, seed=1, device=rt)  # build
+    gsea(expr, pheno, sets, n_resamples=8, seed=1, device=rt)  # build
     t0 = time.perf_counter()
-    res = gsea(expr, pheno, sets, n_perm=10_000, seed=1, device=rt)
+    res = gsea(expr, pheno, sets, n_resamples=10_000, seed=1, device=rt)
     elapsed = time.perf_counter() - t0
     print(f"  {what}: {expr.shape[0]} genes x {expr.shape[1]} samples, {len(res.table)} sets, "
           f"10,000 permutations in {elapsed:.2f} s", file=out)
@@ -173,7 +176,6 @@ def _section_gsea(rt, out) -> None:
 
 
 def _section_fields(rt, out) -> None:
-    from .fields import grid_coords, ldl_batch, matern_cov, simulate_fields
 
     print("== Gaussian random fields (Matérn, LDLᵀ, L D^½ Z) ==", file=out)
     params = np.array([[0.3, 1.5, 1.0, 0.0, 1.0, 0.0], [0.2, 0.5, 1.0, 0.0, 2.0, 0.5],
@@ -196,7 +198,6 @@ def _section_fields(rt, out) -> None:
 
 
 def _section_epistasis(rt, out) -> None:
-    from .epistasis import epistasis
 
     print("== exhaustive epistasis search (K2, AND + popcount) ==", file=out)
     rng = np.random.default_rng(1)
@@ -206,11 +207,11 @@ def _section_epistasis(rt, out) -> None:
     y = (rng.random(n) < np.where(odd, 0.7, 0.3)).astype(np.int8)
     epistasis(g[:6], y, order=4, device=[rt])  # build
     t0 = time.perf_counter()
-    hits = epistasis(g, y, order=4, top=3, device=[rt])
+    hits = epistasis(g, y, order=4, top=3, device=[rt]).table
     elapsed = time.perf_counter() - t0
     best = tuple(int(v) for v in hits.iloc[0][["snp1", "snp2", "snp3", "snp4"]])
     print(f"  {m} SNPs x {n} samples (generated, planted 4-way {quad}): all "
-          f"{hits.attrs['combinations']} quads in {elapsed:.2f} s; best {best} K2 "
+          f"{math.comb(g.shape[0], 4)} quads in {elapsed:.2f} s; best {best} K2 "
           f"{hits['k2'][0]:.1f}, next {hits['k2'][1]:.1f}", file=out)
 
 

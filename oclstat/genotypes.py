@@ -39,9 +39,48 @@ class Genotypes:
 
 
 def read_plink(prefix) -> Genotypes:
-    """Read PLINK 1 binary ``PREFIX.bed/.bim/.fam`` (SNP-major). Genotypes count the .bim A1
-    allele (00 -> 2, 10 -> 1, 11 -> 0, 01 -> missing); the phenotype is .fam column 6 (2 case,
-    1 control, anything else missing)."""
+    """Read PLINK 1 binary ``PREFIX.bed/.bim/.fam`` (SNP-major).
+
+    Parameters
+    ----------
+    prefix : str or path
+        The common prefix of the three files.
+
+    Returns
+    -------
+    Genotypes
+        ``genotypes`` (SNPs x samples, int8: copies of the .bim A1 allele, -1 missing),
+        ``phenotype`` (1 case, 0 control, -1 missing), ``snp_names`` and ``sample_ids``.
+
+    See Also
+    --------
+    read_genotype_table : 0/1/2 tables in CSV or TSV.
+    oclstat.epistasis : searches the result.
+
+    Notes
+    -----
+    Genotypes count the .bim A1 allele (00 -> 2, 10 -> 1, 11 -> 0, 01 -> missing); the
+    phenotype is .fam column 6 (2 case, 1 control, anything else missing). Sample-major .bed
+    files (mode 0) are refused.
+
+    References
+    ----------
+    .. [1] Purcell, S. et al. (2007). PLINK: a tool set for whole-genome association and
+           population-based linkage analyses. American Journal of Human Genetics 81(3), 559-575.
+    .. [2] Chang, C. C. et al. (2015). Second-generation PLINK: rising to the challenge of
+           larger and richer datasets. GigaScience 4, 7.
+
+    Examples
+    --------
+    >>> import os, tempfile, numpy as np
+    >>> d = tempfile.mkdtemp(); p = os.path.join(d, "x")
+    >>> _ = open(p + ".fam", "w").write("f a 0 0 1 2\\nf b 0 0 2 1\\n")
+    >>> _ = open(p + ".bim", "w").write("1 rs1 0 1 A G\\n")
+    >>> np.array([0x6C, 0x1B, 1, 0b1011], dtype=np.uint8).tofile(p + ".bed")
+    >>> g = read_plink(p)
+    >>> g.genotypes.tolist(), g.phenotype.tolist(), g.snp_names
+    ([[0, 1]], [1, 0], ['rs1'])
+    """
     prefix = str(prefix)
     for suffix in (".bed", ".bim", ".fam"):
         if not os.path.exists(prefix + suffix):
@@ -75,15 +114,52 @@ def read_plink(prefix) -> Genotypes:
 
 def read_genotype_table(path, *, layout: str = "auto", phenotype=None, header="auto",
                         row_names="auto") -> Genotypes:
-    """Read 0/1/2 genotypes from CSV/TSV (gzip too, by content), with the layout worked out as
-    :func:`oclstat.io.read_table` does (header row and row names from the content, refused when
-    ambiguous; ``header=`` / ``row_names=`` settle it).
+    """Read 0/1/2 genotypes from CSV/TSV (gzip too, by content).
 
-    ``layout="snp-major"``: one row per SNP (its name first); a row named ``VarSam`` (BitEpi)
-    holds the phenotype. ``layout="sample-major"``: one row per sample; the phenotype is the
-    column named class/y/phenotype/pheno/status/label (else the last column). ``"auto"`` picks
-    snp-major when a row is named ``VarSam``. ``phenotype=`` gives the phenotype instead.
-    Missing genotypes: empty, NA or -1. Without a header the SNPs are named snp0, snp1, ...
+    Parameters
+    ----------
+    path : str or path
+        The table.
+    layout : {"auto", "snp-major", "sample-major"}, optional
+        "snp-major": one row per SNP (its name first); a row named ``VarSam`` (BitEpi) holds
+        the phenotype. "sample-major": one row per sample; the phenotype is the column named
+        class/y/phenotype/pheno/status/label (else the last column). "auto" picks snp-major
+        when a row is named ``VarSam``.
+    phenotype : array_like, optional
+        The phenotype instead of the one in the table.
+    header, row_names : bool or "auto", optional
+        As :func:`oclstat.io.read_table` (the layout is worked out from the content and refused
+        when ambiguous).
+
+    Returns
+    -------
+    Genotypes
+        SNPs x samples (int8, -1 missing), phenotype, SNP names (snp0, snp1, ... without a
+        header).
+
+    See Also
+    --------
+    read_plink : PLINK 1 binary files.
+    oclstat.io.read_table : the reader underneath.
+
+    Notes
+    -----
+    Missing genotypes: empty, NA or -1; anything other than 0, 1, 2 or missing is an error
+    naming the cell.
+
+    References
+    ----------
+    .. [1] Ritchie, M. D. et al. (2001). Multifactor-dimensionality reduction reveals high-order
+           interactions among estrogen-metabolism genes in sporadic breast cancer. American
+           Journal of Human Genetics 69(1), 138-147 (the case/control genotype tables of
+           epistasis tools).
+
+    Examples
+    --------
+    >>> import io
+    >>> g = read_genotype_table(io.StringIO("snp,s1,s2,s3\\nrs1,0,1,2\\nVarSam,1,0,1\\n"))
+    >>> g.genotypes.tolist(), g.phenotype.tolist(), g.snp_names
+    ([[0, 1, 2]], [1, 0, 1], ['rs1'])
     """
     if layout not in ("auto", "snp-major", "sample-major"):
         raise ValueError(f"layout must be 'auto', 'snp-major' or 'sample-major', got {layout!r}")

@@ -31,6 +31,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from ._docs import filled
 from ._tables import Table, open_text, read_table
 
 __all__ = [
@@ -119,12 +120,37 @@ def _data_rows(lines, start, n_lead, n_samples, where):
     return names, descriptions, rows
 
 
+@filled()
 def read_gct(source) -> pd.DataFrame:
     """Read a GCT file (version 1.2 or 1.3) as a genes x samples DataFrame.
 
-    In GCT 1.3 the gene name is the ``id`` column, the description the first row-metadata
-    column (if any); column-metadata lines are read past.
+    Parameters
+    ----------
+    %(text_source)s
 
+    Returns
+    -------
+    pandas.DataFrame
+        Indexed by gene name, one float column per sample; descriptions in
+        ``frame.attrs["description"]``.
+
+    See Also
+    --------
+    read_expression : GCT or Broad's tab-separated expression table.
+    write_gct : the inverse.
+
+    Notes
+    -----
+    In GCT 1.3 the gene name is the ``id`` column, the description the first row-metadata
+    column (if any); column-metadata lines are read past. The dimensions line is checked
+    against the data.
+
+    References
+    ----------
+    %(broad_formats)s
+
+    Examples
+    --------
     >>> import io as _io
     >>> f = _io.StringIO("#1.2\\n2\\t2\\nNAME\\tDescription\\ts1\\ts2\\n"
     ...                  "G1\\tna\\t1\\t2\\nG2\\tna\\t3\\t4\\n")
@@ -171,10 +197,34 @@ def read_gct(source) -> pd.DataFrame:
     return _frame(names, descriptions, samples, rows, where)
 
 
+@filled()
 def read_expression(source) -> pd.DataFrame:
     """Read expression as GCT (if the file starts with ``#1.2``/``#1.3``) or as a tab-separated
     table with columns NAME, DESCRIPTION, then one column per sample (Broad's .txt format).
 
+    Parameters
+    ----------
+    %(text_source)s
+
+    Returns
+    -------
+    pandas.DataFrame
+        Genes x samples, as :func:`read_gct`.
+
+    See Also
+    --------
+    read_gct : GCT only.
+
+    Notes
+    -----
+    The format is chosen by the file's first line, not its name.
+
+    References
+    ----------
+    %(broad_formats)s
+
+    Examples
+    --------
     >>> import io as _io
     >>> f = _io.StringIO("NAME\\tDESCRIPTION\\ta\\tb\\nTP53\\tna\\t1.5\\t2\\n")
     >>> read_expression(f).shape
@@ -235,12 +285,35 @@ class Phenotype:
         return int(m.sum()), int((~m).sum())
 
 
+@filled()
 def read_cls(source) -> Phenotype:
     """Read a categorical two-class CLS file (``N 2 1`` / ``# nameA nameB`` / labels).
 
+    Parameters
+    ----------
+    %(text_source)s
+
+    Returns
+    -------
+    Phenotype
+        ``labels`` per sample and the two ``classes`` in the order of the ``#`` line.
+
+    See Also
+    --------
+    write_cls : the inverse.
+    oclstat.gsea : takes the result as ``phenotype``.
+
+    Notes
+    -----
     Labels may be the class names or numbers (0/1 in the order of the ``#`` line, as in
     GEO-derived files). Continuous (``#numeric``) or multi-class files raise ``ValueError``.
 
+    References
+    ----------
+    %(broad_formats)s
+
+    Examples
+    --------
     >>> import io as _io
     >>> read_cls(_io.StringIO("3 2 1\\n# CASE CONTROL\\n0 1 0\\n")).labels
     ('CASE', 'CONTROL', 'CASE')
@@ -286,12 +359,36 @@ def read_cls(source) -> Phenotype:
     return Phenotype(tuple(mapped), (names[0], names[1]))
 
 
+@filled()
 def read_gmt(source, *, descriptions: bool = False):
     """Read a GMT file: one set per line, ``name<TAB>description<TAB>gene...``.
 
-    Returns {name: genes} (duplicates within a set dropped, file order kept); with
-    ``descriptions=True`` a pair ({name: genes}, {name: description}). Repeated set names raise.
+    Parameters
+    ----------
+    %(text_source)s
+    descriptions : bool, optional
+        Also return the descriptions.
 
+    Returns
+    -------
+    dict
+        {name: genes} (duplicates within a set dropped, file order kept); with
+        ``descriptions=True`` a pair ({name: genes}, {name: description}).
+
+    See Also
+    --------
+    write_gmt : the inverse.
+
+    Notes
+    -----
+    Repeated set names raise ``ValueError`` (naming the lines).
+
+    References
+    ----------
+    %(broad_formats)s
+
+    Examples
+    --------
     >>> import io as _io
     >>> sets, desc = read_gmt(_io.StringIO("S\\thttp://x\\tA\\tB\\tA\\n"), descriptions=True)
     >>> sets, desc
@@ -323,11 +420,38 @@ def read_gmt(source, *, descriptions: bool = False):
     return (sets, desc) if descriptions else sets
 
 
+@filled()
 def write_gct(frame: pd.DataFrame, dest, *, descriptions=None) -> None:
-    """Write a genes x samples DataFrame as GCT 1.2 (descriptions from ``frame.attrs`` or
-    ``descriptions``, else ``na``).
+    """Write a genes x samples DataFrame as GCT 1.2.
 
-    >>> import io as _io
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        Genes x samples.
+    dest : path or file object
+        Where to write.
+    descriptions : sequence of str, optional
+        One per gene (default ``frame.attrs["description"]``, else ``na``).
+
+    Returns
+    -------
+    None
+
+    See Also
+    --------
+    read_gct : the inverse.
+
+    Notes
+    -----
+    Numbers are written with ``repr`` precision, so reading back gives the same floats.
+
+    References
+    ----------
+    %(broad_formats)s
+
+    Examples
+    --------
+    >>> import io as _io, pandas as pd
     >>> out = _io.StringIO(); write_gct(pd.DataFrame({"s1": [1.0]}, index=["G"]), out)
     >>> out.getvalue().splitlines()[:2]
     ['#1.2', '1\\t1']
@@ -344,15 +468,87 @@ def write_gct(frame: pd.DataFrame, dest, *, descriptions=None) -> None:
             fh.write("\t".join([str(name), str(d) or "na", *(repr(float(v)) for v in row)]) + "\n")
 
 
+@filled()
 def write_cls(phenotype: Phenotype, dest) -> None:
-    """Write a :class:`Phenotype` as a CLS file (labels by class name)."""
+    """Write a :class:`Phenotype` as a CLS file (labels by class name).
+
+    Parameters
+    ----------
+    phenotype : Phenotype
+        The labels and classes.
+    dest : path or file object
+        Where to write.
+
+    Returns
+    -------
+    None
+
+    See Also
+    --------
+    read_cls : the inverse.
+
+    Notes
+    -----
+    The ``#`` line lists the classes in the phenotype's order, so class A stays class A.
+
+    References
+    ----------
+    %(broad_formats)s
+
+    Examples
+    --------
+    >>> import io as _io
+    >>> out = _io.StringIO(); write_cls(Phenotype(("a", "b", "a"), ("a", "b")), out)
+    >>> out.getvalue().splitlines()
+    ['3 2 1', '# a b', 'a b a']
+    """
     with _text(dest, "w") as (fh, _):
         fh.write(f"{len(phenotype.labels)} 2 1\n# {phenotype.classes[0]} {phenotype.classes[1]}\n")
         fh.write(" ".join(map(str, phenotype.labels)) + "\n")
 
 
+@filled()
 def write_gmt(sets: dict, dest, *, descriptions: dict | None = None) -> None:
-    """Write {name: genes} as GMT (description ``na`` unless given)."""
+    """Write {name: genes} as GMT.
+
+    Parameters
+    ----------
+    sets : dict
+        {name: genes}.
+    dest : path or file object
+        Where to write.
+    descriptions : dict, optional
+        {name: description} (default ``na``).
+
+    Returns
+    -------
+    None
+
+    See Also
+    --------
+    read_gmt : the inverse.
+
+    Notes
+    -----
+    Tabs and line ends inside names or genes are refused (they would change the file's
+    meaning).
+
+    References
+    ----------
+    %(broad_formats)s
+
+    Examples
+    --------
+    >>> import io as _io
+    >>> out = _io.StringIO(); write_gmt({"S": ["A", "B"]}, out)
+    >>> out.getvalue()
+    'S\\tna\\tA\\tB\\n'
+    """
+    for name, genes in sets.items():
+        for field in (name, (descriptions or {}).get(name, "na"), *genes):
+            if any(c in str(field) for c in "\t\r\n"):
+                raise ValueError(f"sets: {field!r} (set {name!r}) holds a tab or a line end, "
+                                 "which GMT cannot hold")
     with _text(dest, "w") as (fh, _):
         for name, genes in sets.items():
             d = (descriptions or {}).get(name, "na")

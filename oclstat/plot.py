@@ -9,7 +9,7 @@ sum along the ranked genes, a bar for every member of the set, and the ranked me
 >>> rng = np.random.default_rng(0)
 >>> expr = pd.DataFrame(rng.normal(size=(40, 6)), index=[f"g{i}" for i in range(40)])
 >>> res = oclstat.gsea(expr, [0, 0, 0, 1, 1, 1], {"s": [f"g{i}" for i in range(8)]},
-...                    n_perm=20, min_size=5, seed=1)
+...                    n_resamples=20, min_size=5, seed=1)
 >>> fig = plot_enrichment(res, "s")                   # doctest: +SKIP
 """
 
@@ -30,8 +30,49 @@ def _pyplot():
 
 
 def plot_enrichment(result, set_name: str, *, ax=None, title: str | None = None):
-    """The running-sum plot of ``set_name`` from a :class:`oclstat.GseaResult`; returns the
-    figure (``ax``: draw into three stacked axes of your own instead)."""
+    """The running-sum plot of one gene set, as Broad GSEA draws it.
+
+    Parameters
+    ----------
+    result : GseaResult
+        From :func:`oclstat.gsea`.
+    set_name : str
+        The set to draw.
+    ax : sequence of three matplotlib Axes, optional
+        Draw into these stacked axes instead of a new figure.
+    title : str, optional
+        Title (default: the set's ES, NES, p and FDR).
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+
+    See Also
+    --------
+    GseaResult.running_sum : the values drawn.
+
+    Notes
+    -----
+    Top: the running enrichment sum with its peak; middle: the set's genes along the
+    ranking; bottom: the ranking metric.
+
+    References
+    ----------
+    .. [1] Subramanian, A. et al. (2005). Gene set enrichment analysis. PNAS 102(43),
+           15545-15550 (figure 1).
+
+    Examples
+    --------
+    >>> import numpy as np, pandas as pd, oclstat
+    >>> expr = pd.DataFrame(np.random.default_rng(0).normal(size=(50, 6)),
+    ...                     index=[f"G{i}" for i in range(50)])
+    >>> res = oclstat.gsea(expr, list("aaabbb"), {"s": [f"G{i}" for i in range(10)]},
+    ...                    n_resamples=20, min_size=5, seed=1)
+    >>> import matplotlib; matplotlib.use("Agg")
+    >>> fig = plot_enrichment(res, "s")
+    >>> len(fig.axes)
+    3
+    """
     plt = _pyplot()
     rsum = result.running_sum(set_name)
     pos = result._positions(set_name)
@@ -61,8 +102,43 @@ def plot_enrichment(result, set_name: str, *, ax=None, title: str | None = None)
 
 
 def plot_fields(images, *, titles=None, cmap: str = "viridis", max_cols: int = 5):
-    """Images (n_fields, ny, nx), e.g. ``fields_on_grid(simulate_fields(...), nx, ny)[p]``, in
-    a grid of panels with a shared colour scale; returns the figure."""
+    """Images of fields in a grid of panels with a shared colour scale.
+
+    Parameters
+    ----------
+    images : array_like, shape (n_fields, ny, nx) or (ny, nx)
+        E.g. ``fields_on_grid(simulate_fields(...), nx, ny)[p]``.
+    titles : sequence of str, optional
+        One per panel.
+    cmap : str, optional
+        Matplotlib colour map.
+    max_cols : int, optional
+        Panels per row.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+
+    See Also
+    --------
+    oclstat.fields.fields_on_grid : fields as images.
+
+    Notes
+    -----
+    One colour scale for every panel, so fields of different parameters compare by eye.
+
+    References
+    ----------
+    .. [1] Xu, R. and Brown, P. E. gpuRandom (R package): simulated fields.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import matplotlib; matplotlib.use("Agg")
+    >>> fig = plot_fields(np.arange(24.0).reshape(2, 3, 4), titles=["a", "b"])
+    >>> [ax.get_title() for ax in fig.axes[:2]]
+    ['a', 'b']
+    """
     plt = _pyplot()
     imgs = np.asarray(images)
     if imgs.ndim == 2:

@@ -16,6 +16,7 @@ embedded R session, so R code calls oclstat directly.
 from __future__ import annotations
 
 import atexit
+import inspect
 
 import numpy as np
 
@@ -104,6 +105,12 @@ def to_r(value):
     ri, ro = _ri()
     if value is None:
         return ri.NULL
+    from ._radapters import Characters, RValue
+
+    if isinstance(value, RValue):
+        return _r_value(value)
+    if isinstance(value, Characters):
+        return ri.StrSexpVector([str(v) for v in value])
     try:
         import pandas as pd
     except ImportError:  # pragma: no cover
@@ -138,6 +145,28 @@ def to_r(value):
     return vec
 
 
+def _r_value(rv):
+    """An adapter's :class:`oclstat._radapters.RValue` as the R object it stands for."""
+    ri, ro = _ri()
+    if rv.r_class == "data.frame":
+        cols = rv.value
+        out = _named_list(cols)
+        n = len(next(iter(cols.values()))) if cols else 0
+        out.do_slot_assign("row.names", ri.IntSexpVector(list(range(1, n + 1))))
+    else:
+        out = to_r(rv.value)
+    for name, attr in rv.attributes.items():
+        if name == "dimnames":
+            attr = [None if a is None else a for a in attr]
+            value = ri.ListSexpVector([ri.NULL if a is None else to_r(a) for a in attr])
+        else:
+            value = to_r(attr)
+        out.do_slot_assign(name, value)
+    if rv.r_class:
+        out.do_slot_assign("class", ri.StrSexpVector([rv.r_class]))
+    return out
+
+
 def _column(series):
     values = series.tolist()
     if values and all(isinstance(v, (list, tuple)) for v in values):
@@ -153,153 +182,92 @@ def _named_list(d: dict):
 
 
 # ----------------------------------------------------------------------------- R functions
+#
+# The R functions are the adapters of oclstat._radapters, the ones the R package calls: this
+# module only converts their R arguments to Python and their results back to R.
+
+#: The device the registered functions use (``setDevice()`` in R sets it).
+_DEVICE: list = [None]
 
 
-def _htest(**fields):
+def _scalar(value):
+    """A length-one R vector as a Python scalar (integral doubles as int); others unchanged."""
+    if isinstance(value, np.ndarray) and value.ndim == 1 and value.size == 1:
+        value = value[0].item()
+    if isinstance(value, list) and len(value) == 1 and isinstance(value[0], str):
+        value = value[0]
+    if isinstance(value, float) and value.is_integer() and abs(value) < 2**53:
+        value = int(value)
+    return value
+
+
+#: Arguments that are data (vectors stay vectors even of length one).
+_DATA = {"x", "y", "labels", "phenotype", "snpNames"}
+
+
+def _dimnames(obj, axis: int):
     ri, _ = _ri()
-    out = _named_list({k: v for k, v in fields.items() if v is not None})
-    out.do_slot_assign("class", ri.StrSexpVector(["htest"]))
+    dn = _attr(obj, "dimnames")
+    if dn is None or dn[axis] is ri.NULL:
+        return None
+    return [str(v) for v in dn[axis]]
+
+
+def _extras(rname: str, raw: dict) -> dict:
+    """What the R package computes in R before calling the adapter (names, data names,
+    factor levels)."""
+    ri, _ = _ri()
+    out: dict = {}
+    if rname == "gsea" and "expr" in raw:
+        out["genes"] = _dimnames(raw["expr"], 0)
+        labels = raw.get("labels")
+        if labels is not None and "factor" in _classes(labels):
+            levels = list(_attr(labels, "levels"))
+            used = [levels[i] for i in sorted({c - 1 for c in labels})]
+            if len(used) == 2:
+                out["classes"] = used
+    elif rname == "permTest" and "x" in raw and _attr(raw["x"], "dim") is not None:
+        out["features"] = _dimnames(raw["x"], 0)
+    elif rname == "epistasis" and "snpNames" not in raw and "genotypes" in raw:
+        out["snpNames"] = _dimnames(raw["genotypes"], 0)
     return out
 
 
-def _one(value, name: str):
-    """A length-one R argument (or a Python default) as a Python scalar."""
-    v = to_python(value, name)
-    if isinstance(v, (list, tuple, np.ndarray)):
-        flat = list(np.ravel(np.asarray(v, dtype=object)))
-        if len(flat) != 1:
-            raise ValueError(f"{name} must have length 1, got {len(flat)}")
-        v = flat[0]
-    return v.item() if isinstance(v, np.generic) else v
+def _adapter_call(rname: str, fn):
+    params = [p for p in inspect.signature(fn).parameters.values()
+              if p.kind is p.POSITIONAL_OR_KEYWORD]
+
+    def call(*args, **kwargs):
+        raw = dict(zip([p.name for p in params], args, strict=False))
+        raw.update(kwargs)
+        values = {}
+        for name, value in raw.items():
+            v = to_python(value, name)
+            values[name] = v if name in _DATA and not isinstance(v, (int, float)) else \
+                _scalar(v)
+        if "seed" in values and isinstance(values["seed"], np.ndarray):
+            values["seed"] = [int(v) for v in values["seed"]]
+        if rname == "permTest" and "alternative" in values and \
+                isinstance(values["alternative"], list):
+            values["alternative"] = values["alternative"][0]      # match.arg's first choice
+        values.update(_extras(rname, raw))
+        if rname != "setDevice":
+            values["device"] = _DEVICE[0]
+        result = fn(**values)
+        if rname == "setDevice":
+            _DEVICE[0] = None if result is None else result.value["index"]
+        return to_r(result)
+    return call
 
 
-def _seed(value):
-    if value is None:
-        return None
-    seed = np.asarray(value).ravel()
-    return int(seed[0]) if seed.size == 1 else [int(s) for s in seed]
+def _r_functions() -> dict:
+    from ._radapters import ADAPTERS
+
+    return {name: _adapter_call(name, fn) for name, fn in ADAPTERS.items()}
 
 
-def _fisher_sim(x, B=2000, seed=None):
-    import oclstat
-
-    table = to_python(x, "x")
-    n = int(_one(B, "B"))
-    res = oclstat.fisher_sim(np.asarray(table), n_resamples=n,
-                             seed=_seed(to_python(seed, "seed")))
-    return _htest(**{
-        "p.value": to_r(float(res.pvalue)), "alternative": to_r("two.sided"),
-        "method": to_r("Fisher's Exact Test for Count Data with simulated p-value\n\t "
-                       f"(based on {n} replicates)"),
-        "data.name": to_r("x")})
-
-
-def _perm_test(x, y, nWindows=None, alternative="two.sided", midP=False):  # noqa: N803
-    import oclstat
-
-    alt = str(_one(alternative, "alternative")).replace(".", "-")
-    w = to_python(nWindows, "nWindows")
-    res = oclstat.permutation_test(to_python(x, "x"), to_python(y, "y"),
-                                   n_windows=None if w is None else int(_one(w, "nWindows")),
-                                   alternative=alt, mid_p=bool(_one(midP, "midP")))
-    frame = res.to_frame()
-    return to_r(frame)
-
-
-def _gsea(expr, labels, geneSets, nperm=1000, seed=None, minSize=15,  # noqa: N803
-          maxSize=500, metric="signal_to_noise", weight=1.0):
-    import oclstat
-
-    values = to_python(expr, "expr")
-    ri, ro = _ri()
-    genes = list(ro.r["rownames"](expr))
-    res = oclstat.gsea(values, to_python(labels, "labels"),
-                       {k: list(v) for k, v in to_python(geneSets, "geneSets").items()},
-                       genes=genes, n_perm=int(_one(nperm, "nperm")),
-                       seed=_seed(to_python(seed, "seed")),
-                       min_size=int(_one(minSize, "minSize")),
-                       max_size=int(_one(maxSize, "maxSize")),
-                       metric=str(_one(metric, "metric")), weight=float(_one(weight, "weight")))
-    t = res.table
-    return to_r({"pathway": list(t.index), "pval": t["pval"].to_numpy(),
-                 "ES": t["es"].to_numpy(), "NES": t["nes"].to_numpy(),
-                 "size": t["size"].to_numpy(), "FDR": t["fdr"].to_numpy(),
-                 "FWER": t["fwer"].to_numpy(), "leadingEdge": list(t["leading_edge"])})
-
-
-def _create_streams(n, seed=None):
-    import oclstat
-
-    kw = {} if seed is None or seed is _ri()[0].NULL else {"seed": _seed(to_python(seed))}
-    st = oclstat.random.create_streams(int(_one(n, "n")), **kw)
-    return to_r(st.to_matrix(substream=False))
-
-
-def _draw(kind):
-    def draw(n, streams=None, seed=None):
-        import oclstat
-
-        size = tuple(int(v) for v in np.ravel(to_python(n, "n")))
-        st = None
-        if streams is not None and streams is not _ri()[0].NULL:
-            st = oclstat.random.Streams.from_matrix(to_python(streams, "streams"))
-        fn = getattr(oclstat.random, kind)
-        out = fn(size if len(size) > 1 else size[0], streams=st,
-                 seed=_seed(to_python(seed, "seed")) if st is None else None)
-        return to_r(out)
-    return draw
-
-
-def _matern(coords, params):
-    import oclstat
-
-    return to_r(oclstat.matern_cov(to_python(coords, "coords"), to_python(params, "params")))
-
-
-def _chol(A):  # noqa: N803
-    import oclstat
-
-    r = oclstat.ldl_batch(to_python(A, "A"))
-    return to_r({"L": r.L, "D": r.D, "logdet": r.logdet})
-
-
-def _simulate(coords, params, Nsim, seed=None):  # noqa: N803
-    import oclstat
-
-    f = oclstat.simulate_fields(to_python(coords, "coords"), to_python(params, "params"),
-                                int(_one(Nsim, "Nsim")),
-                                seed=_seed(to_python(seed, "seed")))
-    return to_r(f)
-
-
-def _epistasis(genotypes, phenotype, order=4, top=10, score="k2"):
-    import oclstat
-
-    g = np.asarray(to_python(genotypes, "genotypes"), dtype=float)
-    g = np.where(np.isnan(g), -1, g).astype(np.int16)
-    hits = oclstat.epistasis(g, np.asarray(to_python(phenotype, "phenotype")).astype(int),
-                             order=int(_one(order, "order")), top=int(_one(top, "top")),
-                             score=str(_one(score, "score")))
-    k = int(_one(order, "order"))
-    for i in range(k):
-        hits[f"snp{i + 1}"] = hits[f"snp{i + 1}"] + 1       # R's 1-based indices
-    return to_r({c: hits[c].tolist() for c in hits.columns})
-
-
-#: R name -> Python implementation (arguments arrive as R objects).
-R_FUNCTIONS = {
-    "fisher.sim": _fisher_sim,
-    "permTest": _perm_test,
-    "gsea": _gsea,
-    "createStreams": _create_streams,
-    "runifGpu": _draw("uniform"),
-    "rnormGpu": _draw("normal"),
-    "rexpGpu": _draw("exponential"),
-    "maternBatch": _matern,
-    "cholBatch": _chol,
-    "simulateFields": _simulate,
-    "epistasis": _epistasis,
-}
+#: R name -> Python implementation (arguments arrive as R objects): the R package's functions.
+R_FUNCTIONS = _r_functions()
 
 
 #: The Python callables behind the registered R functions: R holds only handles to them, so

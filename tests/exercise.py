@@ -104,23 +104,22 @@ def exercise(device=None, *, only=None) -> dict[str, np.ndarray]:
         expr, labels, sets = _gsea_data()
         for dt in reals:
             tag = np.dtype(dt).name
-            res = oclstat.gsea(expr, labels, sets, n_perm=24, min_size=5, seed=13, dtype=dt,
+            res = oclstat.gsea(expr, labels, sets, n_resamples=24, min_size=5, seed=13, dtype=dt,
                                return_null=True, device=rt)
             out[f"gsea.null.{tag}"] = res.es_null.sort_index().to_numpy()
             out[f"gsea.nes.{tag}"] = res.table.sort_index()["nes"].to_numpy()
     if want("epistasis"):
         g, missing, y = _epistasis_data()
-        import importlib
 
-        from oclstat import _epi_tiles as tiles
-
-        epi = importlib.import_module("oclstat.epistasis")
+        from oclstat._epistasis import opencl as epi_opencl
+        from oclstat._epistasis import plan as epi
+        from oclstat._epistasis import tiles
         for order in (2, 3, 4):
             for score in ("k2", "mi"):
                 for tag, data in (("complete", g), ("missing", missing)):
                     search = epi.prepare(data, y, order=order, score=score, top=20)
                     key = f"epistasis.{order}.{score}.{tag}"
-                    best = search.run([rt])
+                    best = epi_opencl.run_search(search, [rt])
                     out[key + ".scores"], out[key + ".snps"] = best.scores, best.combos
                     if tiles.tiles_fit(rt, search):   # the CUDA path's OpenCL twin
                         best = tiles.search_tiles(rt, search)

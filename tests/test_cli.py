@@ -179,7 +179,7 @@ def test_gsea_command(tmp_path, capsys, shared_data):
     out = tmp_path / "r.tsv"
     rc = main(["gsea", "--gct", str(d / "Leukemia_hgu95av2.trim.gct"), "--cls",
                str(d / "Leukemia.cls"), "--gmt", str(d / "h.all.v7.0.symbols.gmt"),
-               "--perms", "200", "--seed", "3", "--out", str(out)])
+               "--resamples", "200", "--seed", "3", "--out", str(out)])
     assert rc == 0
     table = pd.read_csv(out, sep="\t", index_col=0)
     assert len(table) == 50 and {"es", "nes", "pval", "fdr", "fwer", "size",
@@ -275,3 +275,26 @@ def test_no_arguments_prints_help_and_version(capsys):
         main(["--version"])
     assert oclstat.__version__ in capsys.readouterr().out
     assert main(["rng", "uniform", "--n", "2", "--seed", "1e3", "--out", "-"]) == 0
+
+
+def test_old_flags_still_work_with_a_warning_and_lists_of_devices(tmp_path, capsys, shared_data,
+                                                                   rt):
+    d = shared_data / "gsea"
+    common = ["gsea", "--gct", str(d / "Leukemia_hgu95av2.trim.gct"), "--cls",
+              str(d / "Leukemia.cls"), "--gmt", str(d / "h.all.v7.0.symbols.gmt"), "--seed", "3"]
+    assert main([*common, "--perms", "100", "--out", str(tmp_path / "old.tsv")]) == 0
+    assert "--perms is now --resamples" in capsys.readouterr().err
+    two = f"{rt.info.index},{rt.info.index}"
+    assert main([*common, "--resamples", "100", "--device", two,
+                 "--out", str(tmp_path / "new.tsv")]) == 0
+    pd.testing.assert_frame_equal(pd.read_csv(tmp_path / "old.tsv", sep="\t"),
+                                  pd.read_csv(tmp_path / "new.tsv", sep="\t"))
+    (tmp_path / "t.csv").write_text("3,1\n1,3\n")
+    assert main(["fisher", str(tmp_path / "t.csv"), "--device", two]) == 2
+    assert "runs on one device" in capsys.readouterr().err
+    a = tmp_path / "a.csv"
+    b = tmp_path / "b.csv"
+    a.write_text("f1,1,2,3\nf2,4,5,6\n")
+    b.write_text("f1,0,1\nf2,7,8\n")
+    assert main(["permtest", str(a), str(b), "--device", two,
+                 "--out", str(tmp_path / "p.tsv")]) == 0

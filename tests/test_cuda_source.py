@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from oclstat._epistasis.cuda import SOURCE, compile_options
 from oclstat._runtime import kernel_source
-from oclstat.cuda.epistasis_tc import SOURCE, compile_options
 
 
 def _nvrtc():

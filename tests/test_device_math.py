@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from oclstat.fisher import log_factorial_fixed
-from oclstat.random import stream_buffer
+from oclstat._fisher import log_factorial_fixed
+from oclstat._random.streams import stream_buffer
 
 
 def _exp_on_device(rt, x, dtype):

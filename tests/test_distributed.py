@@ -18,7 +18,11 @@ import oclstat
 from oclstat.distributed import LocalDevices
 
 dist = importlib.import_module("oclstat.distributed")
-epi_mod = importlib.import_module("oclstat.epistasis")
+from oclstat._epistasis import plan as epi_plan  # noqa: E402
+from oclstat._epistasis import tasks as epi_tasks  # noqa: E402
+from oclstat._epistasis.result import EpistasisResult  # noqa: E402
+from oclstat._gsea import tasks as gsea_tasks  # noqa: E402
+from oclstat._scale import run as run_tasks  # noqa: E402
 
 
 def gsea_data(seed=1):
@@ -39,39 +43,74 @@ def genotype_data(seed=2, m=26, n=600):
 
 
 def test_local_devices_equal_one_device(rt, monkeypatch):
-    monkeypatch.setattr(dist, "TASK_PERMUTATIONS", 250)
+    monkeypatch.setattr(gsea_tasks, "TASK_PERMUTATIONS", 250)
     expr, labels, sets = gsea_data()
-    one = oclstat.gsea(expr, labels, sets, n_perm=2000, min_size=10, seed=4, device=rt)
+    one = oclstat.gsea(expr, labels, sets, n_resamples=2000, min_size=10, seed=4, device=rt)
     g, y = genotype_data()
     e1 = oclstat.epistasis(g, y, order=3, top=40, device=[rt])
     x, z = np.random.default_rng(5).normal(size=(2, 300, 9))
     p1 = oclstat.permutation_test(x, z, n_windows=32, device=rt)
     with LocalDevices([rt.info.index, rt.info.index]) as pool:
-        two = oclstat.gsea(expr, labels, sets, n_perm=2000, min_size=10, seed=4, client=pool)
+        two = oclstat.gsea(expr, labels, sets, n_resamples=2000, min_size=10, seed=4, client=pool)
         e2 = oclstat.epistasis(g, y, order=3, top=40, client=pool)
-        p2 = dist.permutation_test(x, z, n_windows=32, client=pool, chunk=70)
+        p2 = oclstat.permutation_test(x, z, n_windows=32, client=pool)
     pd.testing.assert_frame_equal(one.table, two.table)
-    assert e1.equals(e2)
+    assert e1.table.equals(e2.table)
     np.testing.assert_array_equal(p1.pvalue, p2.pvalue)
+
+
+def test_fields_on_several_devices_equal_one_device(rt, monkeypatch):
+    """Chunks of matrices on two devices: the same covariances, factors and fields."""
+    import oclstat._fields.tasks as field_tasks
+
+    monkeypatch.setattr(field_tasks, "CHUNK_MATRICES", 2)
+    xy = oclstat.fields.grid_coords(5, 4)
+    params = np.column_stack([np.linspace(0.2, 0.6, 5), np.linspace(0.5, 2.5, 5), np.ones(5),
+                              np.zeros(5), np.ones(5), np.zeros(5)])
+    cov1 = oclstat.matern_cov(xy, params, device=rt)
+    ldl1 = oclstat.ldl_batch(cov1, device=rt)
+    f1 = oclstat.simulate_fields(xy, params, 3, seed=2, device=rt)
+    two = [rt.info.index, rt.info.index]
+    cov2 = oclstat.matern_cov(xy, params, device=two)
+    ldl2 = oclstat.ldl_batch(cov2, device=two)
+    f2 = oclstat.simulate_fields(xy, params, 3, seed=2, device=two)
+    np.testing.assert_array_equal(cov1, cov2)
+    np.testing.assert_array_equal(ldl1.L, ldl2.L)
+    np.testing.assert_array_equal(ldl1.D, ldl2.D)
+    np.testing.assert_array_equal(f1, f2)
+    with LocalDevices(two) as pool:
+        np.testing.assert_array_equal(oclstat.cholesky_batch(cov1, client=pool),
+                                      oclstat.cholesky_batch(cov1, device=rt))
+    bad = cov1.copy()
+    bad[3] = -bad[3]
+    with pytest.raises(ValueError, match=r"A\[3\] is not positive definite"):
+        oclstat.ldl_batch(bad, device=two)
 
 
 def test_gsea_batches_do_not_change_results(rt, monkeypatch):
     expr, labels, sets = gsea_data(3)
-    a = oclstat.gsea(expr, labels, sets, n_perm=999, min_size=10, seed=8, device=rt)
-    monkeypatch.setattr(oclstat._gsea_device._Plan, "_batch_size", lambda self: 100)
-    b = oclstat.gsea(expr, labels, sets, n_perm=999, min_size=10, seed=8, device=rt)
+    a = oclstat.gsea(expr, labels, sets, n_resamples=999, min_size=10, seed=8, device=rt)
+    monkeypatch.setattr(oclstat._gsea.opencl._Plan, "_batch_size", lambda self: 100)
+    b = oclstat.gsea(expr, labels, sets, n_resamples=999, min_size=10, seed=8, device=rt)
     pd.testing.assert_frame_equal(a.table, b.table)
 
 
-def test_fisher_chunks_are_reproducible(rt):
+def test_fisher_tasks_give_the_single_call_counts(rt, monkeypatch):
+    """Chunks of tables on two devices draw from the streams one call gives their tables."""
+    import oclstat._fisher.tasks as fisher_tasks
+
     rng = np.random.default_rng(6)
     tables = [rng.integers(0, 9, size=(3, 4)) + 1 for _ in range(10)]
+    monkeypatch.setattr(fisher_tasks, "CHUNK_TABLES", 4)
+    one = oclstat.fisher_sim_batch(tables, 2000, seed=3, device=rt)
     with LocalDevices([rt.info.index, rt.info.index]) as pool:
-        s, p, c = dist.fisher_sim_batch(tables, 2000, client=pool, seed=3, chunk=4)
-    ref = [oclstat.fisher_sim_batch(tables[a:a + 4], 2000, seed=dist._chunk_seed(3, i),
-                                    device=rt) for i, a in enumerate(range(0, 10, 4))]
-    np.testing.assert_array_equal(c, np.concatenate([r.count for r in ref]))
-    np.testing.assert_array_equal(p, np.concatenate([r.pvalue for r in ref]))
+        two = oclstat.fisher_sim_batch(tables, 2000, seed=3, client=pool)
+    np.testing.assert_array_equal(one.count, two.count)
+    np.testing.assert_array_equal(one.pvalue, two.pvalue)
+    with pytest.warns(DeprecationWarning, match="pass client="):
+        with LocalDevices([rt.info.index]) as pool:
+            s, p, c = dist.fisher_sim_batch(tables, 2000, client=pool, seed=3)
+    np.testing.assert_array_equal(c, one.count)
 
 
 @pytest.fixture(scope="module")
@@ -88,16 +127,16 @@ def cluster():
 
 def test_dask_cluster_equals_single_process(cluster, rt):
     expr, labels, sets = gsea_data(7)
-    one = oclstat.gsea(expr, labels, sets, n_perm=3000, min_size=10, seed=11, device=rt)
-    two = oclstat.gsea(expr, labels, sets, n_perm=3000, min_size=10, seed=11, client=cluster)
+    one = oclstat.gsea(expr, labels, sets, n_resamples=3000, min_size=10, seed=11, device=rt)
+    two = oclstat.gsea(expr, labels, sets, n_resamples=3000, min_size=10, seed=11, client=cluster)
     pd.testing.assert_frame_equal(one.table, two.table)
     g, y = genotype_data(8)
-    assert oclstat.epistasis(g, y, order=3, top=30, device=[rt]).equals(
-        oclstat.epistasis(g, y, order=3, top=30, client=cluster))
+    assert oclstat.epistasis(g, y, order=3, top=30, device=[rt]).table.equals(
+        oclstat.epistasis(g, y, order=3, top=30, client=cluster).table)
     x, z = np.random.default_rng(9).normal(size=(2, 500, 8))
     np.testing.assert_array_equal(
         oclstat.permutation_test(x, z, n_windows=16, device=rt).pvalue,
-        dist.permutation_test(x, z, n_windows=16, client=cluster, chunk=100).pvalue)
+        oclstat.permutation_test(x, z, n_windows=16, client=cluster).pvalue)
     labels_seen = cluster.run(lambda dask_worker: dask_worker.oclstat_device)
     assert len(labels_seen) == 2
 
@@ -106,11 +145,13 @@ def test_worker_killed_mid_run(cluster, rt):
     """One worker exits while the epistasis tasks run; Dask recomputes its tasks."""
     g, y = genotype_data(10, m=80, n=2000)
     ref = oclstat.epistasis(g, y, order=4, top=25, device=[rt])
-    search = epi_mod.prepare(g, y, order=4, top=25)
+    search = epi_plan.prepare(g, y, order=4, top=25)
     out = {}
 
     def run():
-        out["best"] = dist.epistasis_on(cluster, search, n_tasks=40)
+        shared = cluster.scatter(search, broadcast=True)
+        results = run_tasks(cluster, epi_tasks.plan(search, shared, n_tasks=40))
+        out["best"] = epi_tasks.merge(search, results)
 
     t = threading.Thread(target=run)
     t.start()
@@ -121,7 +162,7 @@ def test_worker_killed_mid_run(cluster, rt):
     os.kill(pids[victim], signal.SIGKILL)
     t.join(timeout=300)
     assert "best" in out
-    assert search.frame(out["best"]).equals(ref)
+    assert _table(search, out["best"]).equals(ref.table)
 
 
 def test_two_pocl_devices_in_one_process_gsea():
@@ -130,13 +171,15 @@ def test_two_pocl_devices_in_one_process_gsea():
         "import numpy as np, pandas as pd, oclstat\n"
         "from test_distributed import gsea_data\n"
         "from oclstat.distributed import LocalDevices\n"
-        "import importlib; importlib.import_module('oclstat.distributed').TASK_PERMUTATIONS = 300\n"
+        "import oclstat._gsea.tasks as T; T.TASK_PERMUTATIONS = 300\n"
         "devs = [d.index for d in oclstat.devices() if d.type == 'CPU']\n"
         "assert len(devs) >= 2, devs\n"
         "expr, labels, sets = gsea_data(12)\n"
-        "a = oclstat.gsea(expr, labels, sets, n_perm=1500, min_size=10, seed=2, device=devs[0])\n"
+        "a = oclstat.gsea(expr, labels, sets, n_resamples=1500, min_size=10, seed=2,\n"
+        "                 device=devs[0])\n"
         "with LocalDevices(devs[:2]) as pool:\n"
-        "    b = oclstat.gsea(expr, labels, sets, n_perm=1500, min_size=10, seed=2, client=pool)\n"
+        "    b = oclstat.gsea(expr, labels, sets, n_resamples=1500, min_size=10,\n"
+        "                     seed=2, client=pool)\n"
         "pd.testing.assert_frame_equal(a.table, b.table)\n"
         "print('same')\n"
     )
@@ -150,11 +193,11 @@ def test_cli_scheduler(cluster, shared_data, tmp_path, capsys):
     d = shared_data / "gsea"
     out = tmp_path / "r.tsv"
     rc = main(["gsea", "--gct", str(d / "Leukemia_hgu95av2.trim.gct"), "--cls",
-               str(d / "Leukemia.cls"), "--gmt", str(d / "h.all.v7.0.symbols.gmt"), "--perms",
+               str(d / "Leukemia.cls"), "--gmt", str(d / "h.all.v7.0.symbols.gmt"), "--resamples",
                "300", "--seed", "2", "--out", str(out), "--scheduler", address])
     assert rc == 0
     rc = main(["gsea", "--gct", str(d / "Leukemia_hgu95av2.trim.gct"), "--cls",
-               str(d / "Leukemia.cls"), "--gmt", str(d / "h.all.v7.0.symbols.gmt"), "--perms",
+               str(d / "Leukemia.cls"), "--gmt", str(d / "h.all.v7.0.symbols.gmt"), "--resamples",
                "300", "--seed", "2", "--out", str(tmp_path / "l.tsv")])
     assert rc == 0
     assert out.read_text() == (tmp_path / "l.tsv").read_text()
@@ -164,3 +207,8 @@ def test_cli_scheduler(cluster, shared_data, tmp_path, capsys):
     assert rc == 0
     assert pd.read_csv(tmp_path / "h.tsv", sep="\t")["k2"][0] == pytest.approx(6979.1083,
                                                                                abs=1e-4)
+
+
+def _table(search, best):
+    """The result table of a top-k found by a backend directly."""
+    return EpistasisResult.of(search, best, "opencl").table

@@ -4,7 +4,6 @@ generated planted 4-way interaction, several devices, readers and bad input."""
 
 from __future__ import annotations
 
-import importlib
 import itertools
 
 import numpy as np
@@ -13,14 +12,15 @@ from conftest import run_with_two_pocl_devices
 from scipy.special import gammaln
 
 import oclstat
+from oclstat._epistasis import opencl as epi_opencl  # noqa: E402
+from oclstat._epistasis import plan as epi_plan  # noqa: E402
+from oclstat._epistasis import scores as epi_scores  # noqa: E402
 from oclstat.genotypes import read_genotype_table, read_plink
-
-epi_mod = importlib.import_module("oclstat.epistasis")
 
 
 def brute_force(g, y, k, score="k2"):
     combos = np.array(list(itertools.combinations(range(g.shape[0]), k)))
-    t = epi_mod.contingency_tables(g, y, combos)
+    t = epi_scores.contingency_tables(g, y, combos)
     a, b = t[:, 1].astype(float), t[:, 0].astype(float)
     if score == "k2":
         s = (gammaln(a + b + 2) - gammaln(a + 1) - gammaln(b + 1)).sum(1)
@@ -44,7 +44,7 @@ def test_every_combination_against_brute_force(rt, k, score):
     y = rng.integers(0, 2, size=n)
     g[rng.random((m, n)) < 0.04] = -1    # missing genotypes
     combos, ref, _ = brute_force(g, y, k, score)
-    res = oclstat.epistasis(g, y, order=k, score=score, top=len(combos), device=[rt])
+    res = oclstat.epistasis(g, y, order=k, score=score, top=len(combos), device=[rt]).table
     got = res[[f"snp{i + 1}" for i in range(k)]].to_numpy()
     lookup = {tuple(c): s for c, s in zip(combos.tolist(), ref, strict=True)}
     np.testing.assert_allclose(res[score], [lookup[tuple(c)] for c in got.tolist()],
@@ -66,12 +66,12 @@ def test_device_scores_equal_exact_integer_sums(rt, k, score, missing):
     g[rng.random((m, n)) < missing] = -1
     y = rng.integers(0, 2, size=n)
     combos = np.array(list(itertools.combinations(range(m), k)))
-    want = epi_mod.exact_scores(epi_mod.contingency_tables(g, y, combos), score)
-    search = epi_mod.prepare(g, y, order=k, score=score, top=len(combos))
+    want = epi_scores.exact_scores(epi_scores.contingency_tables(g, y, combos), score)
+    search = epi_plan.prepare(g, y, order=k, score=score, top=len(combos))
     for schedule in ("cpu", "gpu"):
         with pytest.MonkeyPatch.context() as mp:
             mp.setenv("OCLSTAT_SCHEDULE", schedule)
-            best = search.run([rt])
+            best = epi_opencl.run_search(search, [rt])
         got = dict(zip(map(tuple, best.combos.tolist()), best.scores.tolist(), strict=True))
         assert got == dict(zip(map(tuple, combos.tolist()), want.tolist(), strict=True))
 
@@ -79,13 +79,13 @@ def test_device_scores_equal_exact_integer_sums(rt, k, score, missing):
 def test_fixed_point_scores_are_close_to_the_real_scores():
     rng = np.random.default_rng(3)
     t = rng.integers(0, 60, size=(50, 2, 27))
-    lf, nln, bits = epi_mod.score_tables(int(t.sum(axis=(1, 2)).max()))
-    assert bits == epi_mod.score_bits(int(t.sum(axis=(1, 2)).max()))
+    lf, nln, bits = epi_scores.score_tables(int(t.sum(axis=(1, 2)).max()))
+    assert bits == epi_scores.score_bits(int(t.sum(axis=(1, 2)).max()))
     a, b = t[:, 1].astype(float), t[:, 0].astype(float)
     k2 = (gammaln(a + b + 2) - gammaln(a + 1) - gammaln(b + 1)).sum(1)
-    np.testing.assert_allclose(epi_mod.exact_scores(t, "k2") * 2.0**-bits, k2, rtol=1e-14,
+    np.testing.assert_allclose(epi_scores.exact_scores(t, "k2") * 2.0**-bits, k2, rtol=1e-14,
                                atol=1e-9)
-    assert epi_mod.score_bits(10**7) < epi_mod.score_bits(1000) <= 48
+    assert epi_scores.score_bits(10**7) < epi_scores.score_bits(1000) <= 48
 
 
 def test_tables_match_the_bits(rt):
@@ -93,9 +93,9 @@ def test_tables_match_the_bits(rt):
     the cells: check the table sums and the K2 of a known table."""
     g = np.array([[0, 1, 2, 0, 1, 2, -1], [2, 2, 1, 0, 0, 1, 1]])
     y = np.array([1, 1, 1, 0, 0, 0, 1])
-    t = epi_mod.contingency_tables(g, y, [[0, 1]])[0]
+    t = epi_scores.contingency_tables(g, y, [[0, 1]])[0]
     assert t.sum() == 6 and t[1].sum() == 3           # the sample missing at SNP 0 is out
-    res = oclstat.epistasis(g, y, order=2, top=1, device=[rt])
+    res = oclstat.epistasis(g, y, order=2, top=1, device=[rt]).table
     k2 = (gammaln(t[1] + t[0] + 2) - gammaln(t[1] + 1) - gammaln(t[0] + 1)).sum()
     assert res["k2"][0] == pytest.approx(k2, rel=1e-13)
 
@@ -129,7 +129,7 @@ def test_shared_fixtures_reference_k2(shared_data, rt, source, k, exclude, best,
     else:
         data = read_genotype_table(_shared(shared_data, "hiperbio", "1512snps_1000samples.csv"))
     keep = [i for i in range(data.genotypes.shape[0]) if i not in exclude]
-    res = oclstat.epistasis(data, order=k, top=2, snps=keep, device=[rt])
+    res = oclstat.epistasis(data, order=k, top=2, snps=keep, device=[rt]).table
     assert tuple(int(v) for v in res.iloc[0][[f"snp{i + 1}" for i in range(k)]]) == best
     assert res["k2"][0] == pytest.approx(k2, abs=1e-4)
     assert res["k2"][1] == pytest.approx(second, abs=1e-4)
@@ -154,19 +154,19 @@ def planted_quad(seed=1, m=40, n=4000, quad=(3, 11, 22, 35)):
 
 def test_planted_four_way_interaction_recovered(rt):
     g, y = planted_quad()
-    res = oclstat.epistasis(g, y, order=4, top=5, device=[rt])
+    res = oclstat.epistasis(g, y, order=4, top=5, device=[rt]).table
     assert tuple(int(v) for v in res.iloc[0][["snp1", "snp2", "snp3", "snp4"]]) == (3, 11, 22, 35)
     assert res["k2"][1] - res["k2"][0] > 50
-    mi = oclstat.epistasis(g, y, order=4, score="mi", top=1, device=[rt])
+    mi = oclstat.epistasis(g, y, order=4, score="mi", top=1, device=[rt]).table
     assert tuple(int(v) for v in mi.iloc[0][["snp1", "snp2", "snp3", "snp4"]]) == (3, 11, 22, 35)
 
 
 def test_results_do_not_depend_on_chunks(rt, monkeypatch):
     g, y = planted_quad(seed=2, m=18, n=500, quad=(1, 5, 9, 13))
     a = oclstat.epistasis(g, y, order=3, top=25, device=[rt])
-    monkeypatch.setattr(epi_mod, "CHUNK_COMBINATIONS", 7)
+    monkeypatch.setattr(epi_plan, "CHUNK_COMBINATIONS", 7)
     b = oclstat.epistasis(g, y, order=3, top=25, device=[rt])
-    assert a.equals(b)
+    assert a.table.equals(b.table)
 
 
 def test_two_pocl_devices_give_the_same_result():
@@ -176,13 +176,13 @@ def test_two_pocl_devices_give_the_same_result():
         "sys.path.insert(0, 'tests')\n"
         "from test_epistasis import planted_quad\n"
         "g, y = planted_quad(seed=3, m=24, n=700, quad=(2, 6, 9, 20))\n"
-        "import oclstat.epistasis as _e\n"
-        "em = sys.modules['oclstat.epistasis']; em.CHUNK_COMBINATIONS = 50\n"
+        "import oclstat._epistasis.plan as em\n"
+        "em.CHUNK_COMBINATIONS = 50\n"
         "devs = [d.index for d in oclstat.devices() if d.type == 'CPU']\n"
         "assert len(devs) >= 2, devs\n"
         "a = oclstat.epistasis(g, y, order=4, top=30, device=devs[:1])\n"
         "b = oclstat.epistasis(g, y, order=4, top=30, device=devs[:2])\n"
-        "assert a.equals(b)\n"
+        "assert a.table.equals(b.table)\n"
         "print('same', len(devs))\n"
     )
     assert run_with_two_pocl_devices(code).startswith("same")
@@ -191,7 +191,7 @@ def test_two_pocl_devices_give_the_same_result():
 def test_ties_broken_by_indices(rt):
     g = np.tile(np.array([[0, 1, 2, 0, 1, 2]]), (5, 1))      # every pair identical
     y = np.array([1, 0, 1, 0, 1, 0])
-    res = oclstat.epistasis(g, y, order=2, top=4, device=[rt])
+    res = oclstat.epistasis(g, y, order=2, top=4, device=[rt]).table
     assert res[["snp1", "snp2"]].to_numpy().tolist() == [[0, 1], [0, 2], [0, 3], [0, 4]]
 
 
@@ -240,17 +240,17 @@ def test_bad_input(rt, tmp_path):
 
 
 def test_cuda_backend_says_why_it_cannot_run(monkeypatch):
-    import oclstat.cuda
+    from oclstat._epistasis import api as epi_api
 
     rng = np.random.default_rng(2)
     g = rng.integers(0, 3, size=(6, 50))
     y = np.arange(50) % 2
-    monkeypatch.setattr(oclstat.cuda, "available", lambda: (False, "no CUDA device"))
+    monkeypatch.setattr(epi_api, "available", lambda: (False, "no CUDA device"))
     with pytest.raises(ValueError, match="backend='cuda' cannot run: no CUDA device"):
         oclstat.epistasis(g, y, order=2, backend="cuda")
     want = oclstat.epistasis(g, y, order=2, backend="opencl")
-    assert oclstat.epistasis(g, y, order=2).equals(want)          # "auto" falls back
-    monkeypatch.setattr(oclstat.cuda, "available", lambda: (True, "pretend"))
+    assert oclstat.epistasis(g, y, order=2).table.equals(want.table)          # "auto" falls back
+    monkeypatch.setattr(epi_api, "available", lambda: (True, "pretend"))
     g[1, 4] = -1
     with pytest.raises(ValueError, match="missing values"):
         oclstat.epistasis(g, y, order=2, backend="cuda")

@@ -1,20 +1,20 @@
-"""The tiled epistasis search (the CUDA tensor-core decomposition, oclstat/_epi_tiles.py) run
+"""The tiled epistasis search (the CUDA tensor-core decomposition, oclstat/_epistasis/tiles.py) run
 in OpenCL on this device: the tile schedule covers each combination once, the lower-order
 tables equal numpy counts, and the results equal the bit-vector search exactly (same
 combinations, same scores bit for bit) for every order and score, at odd sizes."""
 
 from __future__ import annotations
 
-import importlib
 import itertools
 import math
 
 import numpy as np
 import pytest
 
-from oclstat import _epi_tiles as tiles
-
-epi_mod = importlib.import_module("oclstat.epistasis")
+import oclstat
+from oclstat._epistasis import plan as epi_plan  # noqa: E402
+from oclstat._epistasis import tiles
+from oclstat._epistasis.result import EpistasisResult  # noqa: E402
 
 
 def plan_combinations(plan: tiles.TilePlan) -> np.ndarray:
@@ -52,7 +52,7 @@ def test_lower_tables_equal_numpy_counts(rt):
     rng = np.random.default_rng(5)
     g = rng.integers(0, 3, size=(9, 1037))
     y = (rng.random(1037) < 0.3).astype(int)                 # unequal classes
-    search = epi_mod.prepare(g, y, order=4)
+    search = epi_plan.prepare(g, y, order=4)
     tl = tiles.OpenCLTiles(rt, search, tiles.tile_plan(9, 4))
     t1, t2, t3 = tl.read_tables()
     assert (tl.n0, tl.n1) == ((y == 0).sum(), (y == 1).sum())
@@ -75,17 +75,17 @@ def test_tiles_equal_bit_vector_search(rt, order, n_snps, n_samples, score, top)
     rng = np.random.default_rng(order * 1000 + n_snps)
     g = rng.integers(0, 3, size=(n_snps, n_samples))
     y = (rng.random(n_samples) < 0.45).astype(int)
-    search = epi_mod.prepare(g, y, order=order, score=score, top=top)
+    search = epi_plan.prepare(g, y, order=order, score=score, top=top)
     plan = tiles.tile_plan(n_snps, order)
-    got = search.frame(tiles.run_tiled(search, tiles.OpenCLTiles(rt, search, plan).launch,
+    got = _table(search, tiles.run_tiled(search, tiles.OpenCLTiles(rt, search, plan).launch,
                                        plan))
     want = oclstat_search(g, y, order, score, top, rt)
     assert len(got) == min(top, math.comb(n_snps, order))
-    assert got.equals(want)
+    assert got.equals(want.table)
 
 
 def oclstat_search(g, y, order, score, top, rt):
-    return epi_mod.epistasis(g, y, order=order, score=score, top=top, backend="opencl",
+    return oclstat.epistasis(g, y, order=order, score=score, top=top, backend="opencl",
                              device=[rt])
 
 
@@ -93,9 +93,9 @@ def test_tiles_recover_planted_pair(rt):
     rng = np.random.default_rng(11)
     g = rng.integers(0, 3, size=(40, 800))
     y = ((g[5] + g[29]) % 3 == 0).astype(int)
-    search = epi_mod.prepare(g, y, order=2, top=3)
+    search = epi_plan.prepare(g, y, order=2, top=3)
     plan = tiles.tile_plan(40, 2)
-    hits = search.frame(tiles.run_tiled(search, tiles.OpenCLTiles(rt, search, plan).launch,
+    hits = _table(search, tiles.run_tiled(search, tiles.OpenCLTiles(rt, search, plan).launch,
                                         plan))
     assert [int(hits.snp1[0]), int(hits.snp2[0])] == [5, 29]
 
@@ -103,7 +103,7 @@ def test_tiles_recover_planted_pair(rt):
 def test_tiles_refuse_missing_genotypes(rt):
     g = np.zeros((5, 40), dtype=int)
     g[2, 3] = -1
-    search = epi_mod.prepare(g, np.arange(40) % 2, order=2)
+    search = epi_plan.prepare(g, np.arange(40) % 2, order=2)
     with pytest.raises(ValueError, match="needs complete genotypes"):
         tiles.tile_bits(search)
 
@@ -111,7 +111,7 @@ def test_tiles_refuse_missing_genotypes(rt):
 def test_end_to_end_check_catches_a_wrong_search(rt, monkeypatch):
     """The check run before the first CUDA search, driven here by the OpenCL twin: it passes
     for a correct tiled search and raises when one score is off by one fixed-point unit."""
-    from oclstat.cuda import epistasis_tc
+    from oclstat._epistasis import cuda as epistasis_tc
 
     class Twin(tiles.OpenCLTiles):
         def __init__(self, search, plan, check=True):
@@ -135,3 +135,8 @@ def test_end_to_end_check_catches_a_wrong_search(rt, monkeypatch):
     monkeypatch.setattr(epistasis_tc, "TensorCoreTiles", Broken)
     with pytest.raises(RuntimeError, match="disagrees with the OpenCL search"):
         epistasis_tc.end_to_end_check(3, "mi")
+
+
+def _table(search, best):
+    """The result table of a top-k found by a backend directly."""
+    return EpistasisResult.of(search, best, "opencl").table

@@ -14,6 +14,7 @@ import oclstat
 from oclstat import special
 
 fields_mod = importlib.import_module("oclstat.fields")
+fields_plan = importlib.import_module("oclstat._fields.plan")
 PARAMS = np.array([
     # range, shape, variance, nugget, anisoRatio, anisoAngleRadians
     [0.5, 0.5, 1.0, 0.0, 1.0, 0.0],
@@ -180,7 +181,7 @@ def spd(rng, b, n):
 @pytest.mark.parametrize("mode", ["outer", "tiles"])
 @pytest.mark.parametrize("n,b", [(1, 2), (5, 3), (64, 2), (65, 3), (131, 2), (300, 1)])
 def test_ldl_reconstructs_and_matches_numpy(rt, monkeypatch, mode, n, b):
-    monkeypatch.setattr(fields_mod, "TRAILING", mode)
+    monkeypatch.setenv("OCLSTAT_SCHEDULE", {"outer": "cpu", "tiles": "gpu"}[mode])
     a = spd(np.random.default_rng(n), b, n)
     r = oclstat.ldl_batch(a, device=rt)
     rec = (r.L * r.D[:, None, :]) @ r.L.transpose(0, 2, 1)
@@ -291,7 +292,7 @@ def test_batches_larger_than_one_allocation_are_split(rt, monkeypatch):
     want_l = oclstat.ldl_batch(want[0], device=rt)
     small = dataclasses.replace(rt.info, max_alloc=48_000)      # one 60 x 60 matrix at a time
     monkeypatch.setattr(rt, "info", small)
-    assert len(fields_mod._matrix_chunks(rt, 7, 60 * 60 * 8, "x")) == 7
+    assert len(fields_plan._matrix_chunks(rt, 7, 60 * 60 * 8, "x")) == 7
     np.testing.assert_array_equal(oclstat.matern_cov(coords, params, device=rt), want[0])
     np.testing.assert_array_equal(oclstat.simulate_fields(coords, params, 3, seed=4, device=rt),
                                   want[1])

@@ -11,7 +11,10 @@ from scipy import stats
 from scipy.special import gammaln
 
 import oclstat
-from oclstat import fisher as F
+from oclstat import _fisher as F
+from oclstat._fisher import opencl as fisher_opencl
+from oclstat._fisher import plan as fisher_plan
+from oclstat._fisher import result as fisher_result
 from oclstat.datasets import fisher_table
 
 # ----------------------------------------------------------------------------- references
@@ -183,7 +186,7 @@ def test_null_distribution_is_the_statistic_of_the_simulated_tables():
     want = -gammaln(tables + 1).sum(axis=(1, 2))
     assert res.null_distribution.shape == (b,)
     np.testing.assert_allclose(res.null_distribution, want, rtol=0, atol=1e-9)
-    assert res.count == int((want <= res.statistic / F.ALMOST_ONE).sum())
+    assert res.count == int((want <= res.statistic / fisher_plan.ALMOST_ONE).sum())
 
 
 def test_ties_are_counted_like_r():
@@ -192,7 +195,7 @@ def test_ties_are_counted_like_r():
     x = np.array([[2, 1], [1, 2]])  # tables (2,1,1,2) and (1,2,2,1) are equally probable
     res = oclstat.fisher_sim(x, n_resamples=50_000, seed=3, return_statistics=True)
     # every table here is (k, 3-k, 3-k, k): equally or less probable than x except none
-    assert res.count == int((res.null_distribution <= res.statistic / F.ALMOST_ONE).sum())
+    assert res.count == int((res.null_distribution <= res.statistic / fisher_plan.ALMOST_ONE).sum())
     assert within_mc_error(res.pvalue, exact_fisher_p(x), 50_000)
     assert res.pvalue == pytest.approx(1.0, abs=0.01)  # all tables are at most as probable
 
@@ -200,8 +203,8 @@ def test_ties_are_counted_like_r():
 def test_same_seed_same_count_whatever_the_launch_sizes(monkeypatch):
     x = fisher_table("weekday").to_numpy()
     a = oclstat.fisher_sim(x, n_resamples=5000, seed=31)
-    monkeypatch.setattr(F, "MAX_STREAMS", 2**18)
-    monkeypatch.setattr(F, "_TARGET_LAUNCH_S", 1e-6)  # many short launches
+    monkeypatch.setattr(fisher_opencl, "MAX_STREAMS", 2**18)
+    monkeypatch.setattr(fisher_opencl, "_TARGET_LAUNCH_S", 1e-6)  # many short launches
     b = oclstat.fisher_sim(x, n_resamples=5000, seed=31)
     assert a.count == b.count and a.pvalue == b.pvalue
 
@@ -241,7 +244,7 @@ def test_large_margins_do_not_overflow():
 
 def test_table_too_large_for_the_device_is_a_clear_error(rt):
     total = rt.info.max_alloc // 8 + 10
-    if total > F.MAX_TOTAL:
+    if total > fisher_plan.MAX_TOTAL:
         pytest.skip("this device can hold a log-factorial table for any 32-bit total")
     x = np.array([[total // 2, 1], [total - total // 2 - 2, 1]])
     with pytest.raises(ValueError, match="log-factorial table"):
@@ -341,9 +344,10 @@ def test_report_prints_like_r():
     text = res.report()
     assert "Fisher's Exact Test for Count Data with simulated p-value (based on\n\t1e+05 " in text
     assert "p-value = 0.4051" in text and "alternative hypothesis: two.sided" in text
-    assert F._r_number(2000) == "2000" and F._r_number(10**6) == "1e+06"
-    assert F._r_number(123456) == "123456" and F._r_number(20000) == "20000"
-    assert F._r_pvalue(1e-20) == "< 2.2e-16" and F._r_pvalue(7e-05) == "= 7e-05"
+    assert fisher_result._r_number(2000) == "2000" and fisher_result._r_number(10**6) == "1e+06"
+    assert fisher_result._r_number(123456) == "123456" and fisher_result._r_number(20000) == "20000"
+    assert fisher_result._r_pvalue(1e-20) == "< 2.2e-16"
+    assert fisher_result._r_pvalue(7e-05) == "= 7e-05"
 
 
 # ----------------------------------------------------------------------------- R

@@ -17,18 +17,18 @@ def test_gpu_equals_pocl(gpu_rt, cpu_rt, order):
     y = rng.integers(0, 2, size=1500)
     a = oclstat.epistasis(g, y, order=order, top=50, device=[gpu_rt])
     b = oclstat.epistasis(g, y, order=order, top=50, device=[cpu_rt])
-    assert a.equals(b)
+    assert a.table.equals(b.table)
     g[rng.random(g.shape) < 0.02] = -1
     a = oclstat.epistasis(g, y, order=order, top=50, device=[gpu_rt])
     b = oclstat.epistasis(g, y, order=order, top=50, device=[gpu_rt, cpu_rt])
-    assert a.equals(b)
+    assert a.table.equals(b.table)
 
 
 # ----------------------------------------------------------------------------- CUDA tensor cores
 
 @pytest.fixture(scope="module")
 def cuda_ok():
-    from oclstat.cuda import available
+    from oclstat._epistasis.cuda import available
 
     ok, why = available()
     if not ok:
@@ -41,7 +41,7 @@ def cuda_ok():
     {"ORDER": 4, "SCORE": 1, "ROW_SNPS": 2, "COL_SNPS": 2},
 ])
 def test_tensor_core_product_equals_numpy(cuda_ok, defines):
-    from oclstat.cuda.epistasis_tc import self_check
+    from oclstat._epistasis.cuda import self_check
 
     for seed in range(3):
         self_check(defines, seed=seed)
@@ -50,18 +50,16 @@ def test_tensor_core_product_equals_numpy(cuda_ok, defines):
 @pytest.mark.parametrize("order", [2, 3, 4])
 @pytest.mark.parametrize("score", ["k2", "mi"])
 def test_cuda_end_to_end_check(cuda_ok, order, score):
-    from oclstat.cuda.epistasis_tc import end_to_end_check
+    from oclstat._epistasis.cuda import end_to_end_check
 
     end_to_end_check(order, score)
 
 
 def test_cuda_lower_tables_equal_opencl(cuda_ok, gpu_rt):
-    import importlib
+    from oclstat._epistasis import plan as epi
+    from oclstat._epistasis import tiles
+    from oclstat._epistasis.cuda import TensorCoreTiles
 
-    from oclstat import _epi_tiles as tiles
-    from oclstat.cuda.epistasis_tc import TensorCoreTiles
-
-    epi = importlib.import_module("oclstat.epistasis")
     rng = np.random.default_rng(3)
     g = rng.integers(0, 3, size=(41, 2333))
     y = (rng.random(2333) < 0.4).astype(int)
@@ -84,12 +82,12 @@ def test_cuda_equals_opencl(cuda_ok, gpu_rt, order, n_snps, n_samples, score, to
     a = oclstat.epistasis(g, y, order=order, score=score, top=top, backend="cuda")
     b = oclstat.epistasis(g, y, order=order, score=score, top=top, backend="opencl",
                           device=[gpu_rt])
-    assert a.equals(b)
+    assert a.table.equals(b.table)
 
 
 def test_cuda_finds_planted_quad(cuda_ok):
     rng = np.random.default_rng(9)
     g = rng.integers(0, 3, size=(48, 6000)).astype(np.int8)
     y = ((g[3] + g[17] + g[30] + g[44]) % 3 == 0).astype(int)
-    hits = oclstat.epistasis(g, y, order=4, top=1, backend="cuda")
+    hits = oclstat.epistasis(g, y, order=4, top=1, backend="cuda").table
     assert [int(hits[f"snp{i}"][0]) for i in (1, 2, 3, 4)] == [3, 17, 30, 44]

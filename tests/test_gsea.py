@@ -4,8 +4,6 @@ determinism and bad input."""
 
 from __future__ import annotations
 
-import importlib
-
 import mrg_reference as mrg
 import numpy as np
 import pandas as pd
@@ -13,10 +11,9 @@ import pytest
 from scipy import stats
 
 import oclstat
-from oclstat import _gsea_device
-from oclstat.gsea import enrichment_score, ranking_metric
-
-gsea_mod = importlib.import_module("oclstat.gsea")
+from oclstat._gsea import core as gsea_core
+from oclstat._gsea import enrichment_score, ranking_metric
+from oclstat._gsea import opencl as _gsea_device
 
 SEED = (11, 22, 33, 44, 55, 66)
 
@@ -37,10 +34,10 @@ def walk_es(metric_sorted, member_mask, weight):
     return best
 
 
-def reference_labels(seed, n_perm, n, n_a):
+def reference_labels(seed, n_resamples, n, n_a):
     """The permuted class-A masks the device draws: selection sampling, MRG31k3p stream i."""
-    out = np.zeros((n_perm, n), dtype=bool)
-    for p, state in enumerate(mrg.stream_starts(seed, n_perm)):
+    out = np.zeros((n_resamples, n), dtype=bool)
+    for p, state in enumerate(mrg.stream_starts(seed, n_resamples)):
         need = n_a
         for s in range(n):
             left = n - s
@@ -124,7 +121,7 @@ def test_metrics_against_numpy_and_scipy():
 
 def test_tie_rule_later_gene_first():
     key = np.array([1.0, 2.0, 1.0, 2.0, 0.5])
-    assert gsea_mod._order(key).tolist() == [3, 1, 2, 0, 4]
+    assert gsea_core._order(key).tolist() == [3, 1, 2, 0, 4]
 
 
 # ----------------------------------------------------------------------------- device null
@@ -145,11 +142,11 @@ def test_tie_rule_later_gene_first():
 )
 def test_device_null_equals_host_recomputation(rt, monkeypatch, schedule, metric, weight):
     expr, labels, sets = toy(1, n_genes=257, n=(7, 6), positive=True)
-    monkeypatch.setattr(gsea_mod, "SCHEDULE", schedule)
-    n_perm = 37
-    res = oclstat.gsea(expr, labels, sets, n_perm=n_perm, metric=metric, weight=weight,
+    monkeypatch.setenv("OCLSTAT_SCHEDULE", {"walk": "cpu", "pairs": "gpu"}[schedule])
+    n_resamples = 37
+    res = oclstat.gsea(expr, labels, sets, n_resamples=n_resamples, metric=metric, weight=weight,
                        min_size=10, seed=SEED, return_null=True, device=rt)
-    masks = reference_labels(SEED, n_perm, 13, 7)
+    masks = reference_labels(SEED, n_resamples, 13, 7)
     assert (masks.sum(axis=1) == 7).all()
     idx = [np.sort(expr.index.get_indexer(res.gene_sets[s])) for s in res.es_null.index]
     ref = host_null(expr.to_numpy(), masks, idx, metric, weight)
@@ -160,9 +157,9 @@ def test_batches_and_schedules_give_the_same_table(rt, monkeypatch):
     expr, labels, sets = toy(3, n_genes=301, n=(9, 8))
     runs = []
     for schedule, batch in [("walk", 4096), ("walk", 8), ("pairs", 12)]:
-        monkeypatch.setattr(gsea_mod, "SCHEDULE", schedule)
+        monkeypatch.setenv("OCLSTAT_SCHEDULE", {"walk": "cpu", "pairs": "gpu"}[schedule])
         monkeypatch.setattr(_gsea_device._Plan, "_batch_size", lambda self, b=batch: b)
-        runs.append(oclstat.gsea(expr, labels, sets, n_perm=50, min_size=10, seed=4,
+        runs.append(oclstat.gsea(expr, labels, sets, n_resamples=50, min_size=10, seed=4,
                                  return_null=True, device=rt))
     # exact integer weight sums: the two ES schedules give the same bits, not just close ones
     np.testing.assert_array_equal(runs[0].es_null, runs[1].es_null)
@@ -173,18 +170,18 @@ def test_batches_and_schedules_give_the_same_table(rt, monkeypatch):
 
 def test_recomputation_when_the_table_does_not_stay(rt, monkeypatch):
     expr, labels, sets = toy(4)
-    a = oclstat.gsea(expr, labels, sets, n_perm=40, min_size=10, seed=9, device=rt)
+    a = oclstat.gsea(expr, labels, sets, n_resamples=40, min_size=10, seed=9, device=rt)
     monkeypatch.setattr(_gsea_device._Plan, "_batch_size", lambda self: 8)
     real_info = rt.info
     monkeypatch.setattr(rt, "info", type(real_info)(**{**real_info.__dict__, "global_mem": 1000}))
-    b = oclstat.gsea(expr, labels, sets, n_perm=40, min_size=10, seed=9, device=rt)
+    b = oclstat.gsea(expr, labels, sets, n_resamples=40, min_size=10, seed=9, device=rt)
     pd.testing.assert_frame_equal(a.table, b.table)
 
 
 def test_statistics_from_the_null_table(rt):
     """NES, nominal p, FDR and FWER recomputed from the returned table by Broad's formulas."""
     expr, labels, sets = toy(6, n_genes=400)
-    res = oclstat.gsea(expr, labels, sets, n_perm=300, min_size=10, seed=2,
+    res = oclstat.gsea(expr, labels, sets, n_resamples=300, min_size=10, seed=2,
                        return_null=True, device=rt)
     t = res.table.loc[res.es_null.index]
     null = res.es_null.to_numpy()
@@ -232,7 +229,7 @@ def test_nominal_p_calibrated_under_the_null(rt):
         x = rng.normal(size=(200, 12))
         names = [f"G{i}" for i in range(200)]
         sets = {"s": list(rng.choice(names, 20, replace=False))}
-        res = oclstat.gsea(pd.DataFrame(x, index=names), [0] * 6 + [1] * 6, sets, n_perm=200,
+        res = oclstat.gsea(pd.DataFrame(x, index=names), [0] * 6 + [1] * 6, sets, n_resamples=200,
                            min_size=5, seed=rep, device=rt)
         pvals.append(res.table["pval"].iloc[0])
     assert stats.kstest(pvals, "uniform").pvalue > 0.01
@@ -240,16 +237,16 @@ def test_nominal_p_calibrated_under_the_null(rt):
 
 def test_same_seed_same_result_other_seed_differs(rt):
     expr, labels, sets = toy(8)
-    a = oclstat.gsea(expr, labels, sets, n_perm=60, min_size=10, seed=5, device=rt)
-    b = oclstat.gsea(expr, labels, sets, n_perm=60, min_size=10, seed=5, device=rt)
-    c = oclstat.gsea(expr, labels, sets, n_perm=60, min_size=10, seed=6, device=rt)
+    a = oclstat.gsea(expr, labels, sets, n_resamples=60, min_size=10, seed=5, device=rt)
+    b = oclstat.gsea(expr, labels, sets, n_resamples=60, min_size=10, seed=5, device=rt)
+    c = oclstat.gsea(expr, labels, sets, n_resamples=60, min_size=10, seed=6, device=rt)
     pd.testing.assert_frame_equal(a.table, b.table)
     assert not np.array_equal(a.table["pval"], c.table["pval"])
 
 
 def test_planted_set_found_and_leading_edge(rt):
     expr, labels, sets = toy(9, shift=2.5)
-    res = oclstat.gsea(expr, labels, sets, n_perm=200, min_size=10, seed=1, device=rt)
+    res = oclstat.gsea(expr, labels, sets, n_resamples=200, min_size=10, seed=1, device=rt)
     up = res.table.loc["up"]
     assert up["nes"] > 1.5 and up["pval"] < 0.01 and up["fdr"] < 0.05
     assert set(up["leading_edge"]) <= set(res.gene_sets["up"])
@@ -258,13 +255,13 @@ def test_planted_set_found_and_leading_edge(rt):
 
 
 def test_degenerate_requests_are_errors_not_tables_of_nan(rt):
-    """n_perm=0 used to give NaN NES and p; constant expression an ES of 0.17 and NES 1."""
+    """n_resamples=0 used to give NaN NES and p; constant expression an ES of 0.17 and NES 1."""
     expr, labels, sets = toy(1)
-    with pytest.raises(ValueError, match="n_perm must be >= 1"):
-        oclstat.gsea(expr, labels, sets, n_perm=0, min_size=10, device=rt)
+    with pytest.raises(ValueError, match="n_resamples must be >= 1"):
+        oclstat.gsea(expr, labels, sets, n_resamples=0, min_size=10, device=rt)
     flat = pd.DataFrame(np.ones(expr.shape), index=expr.index, columns=expr.columns)
     with pytest.raises(ValueError, match="for every gene"):
-        oclstat.gsea(flat, labels, sets, n_perm=10, min_size=10, device=rt)
+        oclstat.gsea(flat, labels, sets, n_resamples=10, min_size=10, device=rt)
 
 
 def test_phenotype_labels_are_aligned_to_the_expression_columns(rt):
@@ -272,23 +269,23 @@ def test_phenotype_labels_are_aligned_to_the_expression_columns(rt):
     name (it used to be taken by position and gave other ES); disagreeing labels are an error."""
     expr, labels, sets = toy(2)
     expr.columns = [f"sample{i}" for i in range(expr.shape[1])]
-    want = oclstat.gsea(expr, labels, sets, n_perm=20, min_size=10, seed=3, device=rt)
+    want = oclstat.gsea(expr, labels, sets, n_resamples=20, min_size=10, seed=3, device=rt)
     shuffled = pd.Series(labels, index=expr.columns).iloc[::-1]
-    got = oclstat.gsea(expr, shuffled, sets, n_perm=20, min_size=10, seed=3, device=rt)
+    got = oclstat.gsea(expr, shuffled, sets, n_resamples=20, min_size=10, seed=3, device=rt)
     pd.testing.assert_frame_equal(got.table, want.table)
-    got = oclstat.gsea(expr, dict(shuffled), sets, n_perm=20, min_size=10, seed=3, device=rt)
+    got = oclstat.gsea(expr, dict(shuffled), sets, n_resamples=20, min_size=10, seed=3, device=rt)
     pd.testing.assert_frame_equal(got.table, want.table)
     with pytest.raises(ValueError, match="disagree"):
-        oclstat.gsea(expr, shuffled.rename(index={"sample0": "other"}), sets, n_perm=5,
+        oclstat.gsea(expr, shuffled.rename(index={"sample0": "other"}), sets, n_resamples=5,
                      min_size=10, device=rt)
     with pytest.raises(ValueError, match="appears more than once"):
-        oclstat.gsea(expr, pd.Series(labels, index=["s"] * len(labels)), sets, n_perm=5,
+        oclstat.gsea(expr, pd.Series(labels, index=["s"] * len(labels)), sets, n_resamples=5,
                      min_size=10, device=rt)
 
 
 def test_to_tsv_round_trip(rt, tmp_path):
     expr, labels, sets = toy(1)
-    res = oclstat.gsea(expr, labels, sets, n_perm=20, min_size=10, seed=1, device=rt)
+    res = oclstat.gsea(expr, labels, sets, n_resamples=20, min_size=10, seed=1, device=rt)
     res.to_tsv(tmp_path / "r.tsv")
     back = pd.read_csv(tmp_path / "r.tsv", sep="\t", index_col=0)
     np.testing.assert_allclose(back.loc[res.table.index, "es"], res.table["es"], rtol=1e-5)
@@ -301,7 +298,7 @@ def test_plot_enrichment(rt, tmp_path):
 
     matplotlib.use("Agg")
     expr, labels, sets = toy(1)
-    res = oclstat.gsea(expr, labels, sets, n_perm=20, min_size=10, seed=1, device=rt)
+    res = oclstat.gsea(expr, labels, sets, n_resamples=20, min_size=10, seed=1, device=rt)
     fig = oclstat.plot_enrichment(res, "up")
     fig.savefig(tmp_path / "up.png")
     assert (tmp_path / "up.png").stat().st_size > 1000
@@ -318,7 +315,7 @@ def test_plot_enrichment(rt, tmp_path):
         ({"metric": "snr"}, ValueError, "metric must be one of"),
         ({"weight": -1}, ValueError, "weight must be"),
         ({"weight": "x"}, TypeError, "weight must be a number"),
-        ({"n_perm": -5}, ValueError, "n_perm must be >= 1"),
+        ({"n_resamples": -5}, ValueError, "n_resamples must be >= 1"),
         ({"min_size": 30, "max_size": 20}, ValueError, "max_size"),
         ({"min_size": 500}, ValueError, "no gene set has between"),
         ({"classes": ("A", "C")}, ValueError, "not in classes"),
@@ -328,7 +325,7 @@ def test_plot_enrichment(rt, tmp_path):
 def test_bad_arguments(rt, kwargs, exc, match):
     expr, labels, sets = toy(1)
     with pytest.raises(exc, match=match):
-        oclstat.gsea(expr, labels, sets, **{"min_size": 10, "n_perm": 5, **kwargs}, device=rt)
+        oclstat.gsea(expr, labels, sets, **{"min_size": 10, "n_resamples": 5, **kwargs}, device=rt)
 
 
 def test_bad_data(rt):
@@ -357,8 +354,8 @@ def test_bad_data(rt):
 
 def test_float32_null_close_to_float64(rt):
     expr, labels, sets = toy(2, n_genes=257)
-    a = oclstat.gsea(expr, labels, sets, n_perm=40, min_size=10, seed=3, return_null=True,
+    a = oclstat.gsea(expr, labels, sets, n_resamples=40, min_size=10, seed=3, return_null=True,
                      device=rt)
-    b = oclstat.gsea(expr, labels, sets, n_perm=40, min_size=10, seed=3, return_null=True,
+    b = oclstat.gsea(expr, labels, sets, n_resamples=40, min_size=10, seed=3, return_null=True,
                      dtype=np.float32, device=rt)
     np.testing.assert_allclose(b.es_null.to_numpy(), a.es_null.to_numpy(), atol=2e-5)

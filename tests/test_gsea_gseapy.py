@@ -8,14 +8,14 @@ import numpy as np
 import pytest
 
 import oclstat
-from oclstat.gsea import enrichment_score
+from oclstat._gsea import enrichment_score
 
 gseapy = pytest.importorskip("gseapy")
 
 
-def run_gseapy(data, cls, gmt, n_perm, seed=7):
+def run_gseapy(data, cls, gmt, n_resamples, seed=7):
     res = gseapy.gsea(data=data, gene_sets=gmt, cls=cls, permutation_type="phenotype",
-                      permutation_num=n_perm, method="signal_to_noise", threads=2, seed=seed,
+                      permutation_num=n_resamples, method="signal_to_noise", threads=2, seed=seed,
                       outdir=None, no_plot=True, min_size=15, max_size=500)
     table = res.res2d.set_index("Term")
     for col in ("ES", "NES", "NOM p-val", "FDR q-val", "FWER p-val"):
@@ -38,8 +38,8 @@ def test_p53_c2_enrichment_scores_match_gseapy(p53, rt):
     matches names exactly. Sets whose members are the same either way agree to 1e-6; every
     other set agrees once GSEApy's membership rule is applied to oclstat's own ranking."""
     expr, pheno, sets = p53
-    gp = run_gseapy(expr, pheno.labels, sets, n_perm=2)
-    ours = oclstat.gsea(expr, pheno, sets, n_perm=1, seed=1, device=rt)
+    gp = run_gseapy(expr, pheno.labels, sets, n_resamples=2)
+    ours = oclstat.gsea(expr, pheno, sets, n_resamples=1, seed=1, device=rt)
     ranked = list(ours.ranking.index)
     rank_of = {g: i for i, g in enumerate(ranked)}
     last_row = {}
@@ -71,8 +71,8 @@ def test_leukemia_hallmark_statistics_within_monte_carlo_error(leukemia, rt):
     oclstat runs with 8 seeds; GSEApy's values must lie within 5 standard deviations of a
     difference of two independent runs (plus a small floor for discrete p-values)."""
     expr, pheno, gmt = leukemia
-    gp = run_gseapy(expr, list(pheno.labels), str(gmt), n_perm=1000)
-    runs = [oclstat.gsea(expr, pheno, gmt, n_perm=1000, seed=s, device=rt).table
+    gp = run_gseapy(expr, list(pheno.labels), str(gmt), n_resamples=1000)
+    runs = [oclstat.gsea(expr, pheno, gmt, n_resamples=1000, seed=s, device=rt).table
             for s in range(8)]
     terms = runs[0].index
     assert set(terms) == set(gp.index)

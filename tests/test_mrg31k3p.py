@@ -14,7 +14,7 @@ from mrg_reference import (
     stream_starts,
 )
 
-from oclstat import _mrg31k3p as m
+from oclstat._random import mrg31k3p as m
 from oclstat.random import as_seed
 
 

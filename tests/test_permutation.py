@@ -11,7 +11,8 @@ import pytest
 from scipy import stats
 
 import oclstat
-from oclstat.permutation import window_scores
+from oclstat._permutation import plan as permutation_plan
+from oclstat._permutation import window_scores
 
 
 def brute_force(x, y):
@@ -63,7 +64,7 @@ def test_equals_brute_force_enumeration_with_ties(m, n, mid_p):
 @pytest.mark.parametrize("schedule", ["feature", "steps"])
 def test_both_device_schedules_agree_with_enumeration(monkeypatch, schedule):
     """The per-feature (CPU) and per-step (GPU) kernels, both run here."""
-    monkeypatch.setattr(oclstat.permutation, "SCHEDULE", schedule)
+    monkeypatch.setenv("OCLSTAT_SCHEDULE", {"feature": "cpu", "steps": "gpu"}[schedule])
     rng = np.random.default_rng(99)
     x, y = rng.integers(0, 12, size=(5, 6)), rng.integers(0, 12, size=(5, 4))
     res = oclstat.permutation_test(x, y, alternative="less", mid_p=True)
@@ -133,7 +134,7 @@ def test_without_fp64_float_pairs_keep_the_deep_tails(rt, monkeypatch, schedule)
     pairs: the hypergeometric law to 3 N 2^-24 relative, down to 1e-300 and beyond."""
     import dataclasses
 
-    monkeypatch.setattr(oclstat.permutation, "SCHEDULE", schedule)
+    monkeypatch.setenv("OCLSTAT_SCHEDULE", {"feature": "cpu", "steps": "gpu"}[schedule])
     monkeypatch.setattr(rt, "info", dataclasses.replace(rt.info, fp64=False))
     m = n = 300
     x = np.r_[np.ones(280), np.zeros(20)]
@@ -266,11 +267,11 @@ def test_a_feature_larger_than_one_allocation_is_spread_over_buffers(rt, monkeyp
     needs several GB): its rows are spread over up to four buffers, with the same numbers."""
     import dataclasses
 
-    monkeypatch.setattr(oclstat.permutation, "SCHEDULE", schedule)
+    monkeypatch.setenv("OCLSTAT_SCHEDULE", {"feature": "cpu", "steps": "gpu"}[schedule])
     rng = np.random.default_rng(12)
     x, y = rng.normal(size=(3, 40)), rng.normal(0.4, 1, size=(3, 45))
     want = oclstat.permutation_test(x, y, n_windows=32, return_null=True, device=rt)
-    plan_one = oclstat.permutation._plan(rt, np.sort(oclstat.permutation.window_scores(
+    plan_one = permutation_plan._plan(rt, np.sort(window_scores(
         np.concatenate([x, y], 1), 32), axis=1), 40)
     assert plan_one["parts"] == 1
     per_feature = plan_one["per_feature"]

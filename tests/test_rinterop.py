@@ -64,7 +64,9 @@ def test_registered_functions_equal_python(R):
         "gsea(matrix(rnorm(600), 100, dimnames = list(paste0('G', 1:100), NULL)), "
         "rep(c('a', 'b'), each = 3), list(s = paste0('G', 1:20)), nperm = 50L, "
         "minSize = 5L, seed = 1L)"))
-    assert res["pathway"] == ["s"] and 0 <= res["pval"][0] <= 1
+    assert list(res.columns) == ["pathway", "pval", "padj", "ES", "NES", "size", "leadingEdge",
+                                 "FDR", "FWER"]                  # as the R package's gsea()
+    assert res["pathway"].tolist() == ["s"] and 0 <= res["pval"][0] <= 1
 
 
 def test_registered_errors_are_r_errors(R):
@@ -84,5 +86,36 @@ def test_registered_epistasis(R):
     R.globalenv["y"] = rinterop.to_r(y)
     res = rinterop.to_python(R.r("epistasis(g, y, order = 2L, top = 3L)"))
     assert (res["snp1"][0], res["snp2"][0]) == (2, 6)          # 1-based in R
-    ref = oclstat.epistasis(g, y, order=2, top=3)
+    ref = oclstat.epistasis(g, y, order=2, top=3).table
     np.testing.assert_array_equal(res["k2"], ref["k2"])
+
+
+def test_registered_functions_return_what_the_r_package_returns(R, tmp_path):
+    """The same adapters as the R package: htest for two vectors, data.frame for matrices,
+    stream matrices with gpuRandom's column names that advance, factors from CLS files."""
+    rinterop.register()
+    h = R.r("permTest(c(3, 5, 6, 9), c(1, 2, 2, 4, 3), alternative = 'greater')")
+    assert list(h.rclass) == ["htest"]
+    ref = oclstat.permutation_test([3, 5, 6, 9], [1, 2, 2, 4, 3], alternative="greater")
+    assert rinterop.to_python(h)["p.value"][0] == ref.pvalue
+    frame = rinterop.to_python(R.r(
+        "permTest(matrix(c(1, 5, 2, 6, 3, 7), 2, dimnames = list(c('f1', 'f2'), NULL)), "
+        "matrix(c(0, 9, 1, 8), 2))"))
+    assert list(frame.columns) == ["feature", "statistic", "p.value", "q.value"]
+    assert frame["feature"].tolist() == ["f1", "f2"]
+    R.r("s <- createStreams(2L, seed = 9L)")
+    assert list(R.r("colnames(s)"))[:2] == ["current.g1.1", "current.g1.2"]
+    u = R.r("runifGpu(4L, s)")
+    moved = rinterop.to_python(u.do_slot("streams"))
+    st = oclstat.random.create_streams(2, seed=9)
+    np.testing.assert_array_equal(rinterop.to_python(u), oclstat.random.uniform(4, streams=st))
+    np.testing.assert_array_equal(moved, st.to_matrix(substream=False))
+    cls = tmp_path / "p.cls"
+    cls.write_text("4 2 1\n# MUT WT\nMUT WT WT MUT\n")
+    f = R.r(f"readCls('{cls}')")
+    assert list(f.rclass) == ["factor"] and list(R.r["levels"](f)) == ["MUT", "WT"]
+    devices = rinterop.to_python(R.r("listDevices()"))
+    assert len(devices) == len(oclstat.devices())
+    msg = R.r("tryCatch(permTest(c(1.5, 2), c(3, 4), nWindows = 1), "
+              "error = function(e) conditionMessage(e))")[0]
+    assert "nWindows must be >= 2" in msg                     # R's name, not n_windows

@@ -6,18 +6,9 @@
 #' if (oclstat_available()) {
 #'   listDevices()
 #' }
+#' @export
 listDevices <- function() {
-  devs <- oclstat_module()$devices()
-  data.frame(
-    index = vapply(devs, function(d) as.integer(d$index), integer(1)),
-    type = vapply(devs, function(d) d$type, character(1)),
-    platform = vapply(devs, function(d) d$platform, character(1)),
-    name = vapply(devs, function(d) d$name, character(1)),
-    computeUnits = vapply(devs, function(d) as.integer(d$compute_units), integer(1)),
-    globalMemGiB = vapply(devs, function(d) d$global_mem / 2^30, numeric(1)),
-    fp64 = vapply(devs, function(d) isTRUE(d$fp64), logical(1)),
-    stringsAsFactors = FALSE
-  )
+  call_adapter("listDevices", list())
 }
 
 #' Choose the device for later calls
@@ -30,12 +21,13 @@ listDevices <- function() {
 #'   setDevice(listDevices()$index[1])
 #'   setDevice(NULL)
 #' }
+#' @export
 setDevice <- function(device = NULL) {
   if (!is.null(device)) {
-    if (is.numeric(device)) device <- as.integer(device)
-    info <- oclstat_module()$get_runtime(device)$info
+    if (is.numeric(device)) device <- py_int(device, "device")
+    info <- call_adapter("setDevice", list(device = device), device = FALSE)
     .state$device <- info$index
-    message("oclstat: using [", info$index, "] ", info$platform, " | ", info$name)
+    message("oclstat: using ", info$label)
   } else {
     .state$device <- NULL
   }

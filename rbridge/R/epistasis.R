@@ -14,6 +14,7 @@
 #'   g <- matrix(sample(0:2, 10 * 200, TRUE), 10)
 #'   epistasis(g, rbinom(200, 1, 0.5), order = 2, top = 3)
 #' }
+#' @export
 epistasis <- function(genotypes, phenotype, order = 4, top = 10, score = c("k2", "mi"),
                       snpNames = rownames(genotypes), backend = c("auto", "opencl", "cuda")) {
   score <- match.arg(score)
@@ -29,18 +30,11 @@ epistasis <- function(genotypes, phenotype, order = 4, top = 10, score = c("k2",
   g[is.na(g)] <- -1
   y <- phenotype
   y[is.na(y)] <- -1
-  res <- py_call(oclstat_module()$epistasis(to_py_array(g, "genotypes", integer = TRUE),
-                                            to_py_array(y, "phenotype", integer = TRUE),
-                                            order = py_int(order, "order"),
-                                            top = py_int(top, "top"), score = score,
-                                            backend = backend, device = device_arg()))
-  cols <- bridge()$table_columns(res)
-  out <- data.frame(row.names = NULL, check.names = FALSE,
-                    lapply(seq_len(order), function(i) as.integer(unlist(cols[[paste0("snp", i)]])) + 1L))
-  names(out) <- paste0("snp", seq_len(order))
-  if (!is.null(snpNames)) {
-    for (i in seq_len(order)) out[[paste0("name", i)]] <- snpNames[out[[paste0("snp", i)]]]
-  }
-  out[[score]] <- as.numeric(unlist(cols[[score]]))
-  out
+  call_adapter("epistasis", list(genotypes = to_py_array(g, "genotypes", integer = TRUE),
+                                 phenotype = to_py_array(y, "phenotype", integer = TRUE),
+                                 order = py_int(order, "order"), top = py_int(top, "top"),
+                                 score = score,
+                                 snpNames = if (is.null(snpNames)) NULL else
+                                   as.list(as.character(snpNames)),
+                                 backend = backend))
 }

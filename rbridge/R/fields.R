@@ -34,13 +34,11 @@ coord_matrix <- function(coords) {
 #'   C <- maternBatch(cbind(runif(5), runif(5)), c(0.3, 1.5, 1, 0, 1, 0))
 #'   dim(C)
 #' }
+#' @export
 maternBatch <- function(coords, params, type = c("double", "float")) {
-  type <- match.arg(type)
-  arr <- oclstat_module()$matern_cov(to_py_array(coord_matrix(coords), "coords"),
-                                     to_py_array(param_matrix(params), "params"),
-                                     dtype = if (type == "double") "float64" else "float32",
-                                     device = device_arg())
-  from_py_array(arr)
+  call_adapter("maternBatch", list(coords = to_py_array(coord_matrix(coords), "coords"),
+                                   params = to_py_array(param_matrix(params), "params"),
+                                   type = match.arg(type)))
 }
 
 as_batch <- function(A) {
@@ -59,11 +57,9 @@ as_batch <- function(A) {
 #' if (oclstat_available()) {
 #'   cholBatch(matrix(c(4, 2, 2, 3), 2))$D
 #' }
+#' @export
 cholBatch <- function(A) {
-  r <- oclstat_module()$ldl_batch(to_py_array(as_batch(A), "A"), device = device_arg())
-  D <- from_py_array(r$D)
-  if (is.null(dim(D))) dim(D) <- c(1, length(D))
-  list(L = from_py_array(r$L), D = D, logdet = from_py_array(r$logdet))
+  call_adapter("cholBatch", list(A = to_py_array(as_batch(A), "A")))
 }
 
 #' L diag(w(D)) Z for a batch
@@ -74,12 +70,11 @@ cholBatch <- function(A) {
 #' @param Z array c(batch, nsim, n), e.g. standard normals.
 #' @param transform "sqrt", "identity" or "none".
 #' @return An array c(batch, nsim, n).
+#' @export
 multiplyLowerDiagonalBatch <- function(L, D, Z, transform = c("sqrt", "identity", "none")) {
-  transform <- match.arg(transform)
-  out <- oclstat_module()$multiply_lower_diag(to_py_array(as_batch(L), "L"),
-                                              to_py_array(D, "D"), to_py_array(Z, "Z"),
-                                              transform = transform, device = device_arg())
-  from_py_array(out)
+  call_adapter("multiplyLowerDiagonalBatch",
+               list(L = to_py_array(as_batch(L), "L"), D = to_py_array(D, "D"),
+                    Z = to_py_array(Z, "Z"), transform = match.arg(transform)))
 }
 
 #' Exact simulation of Gaussian random fields
@@ -97,13 +92,10 @@ multiplyLowerDiagonalBatch <- function(L, D, Z, transform = c("sqrt", "identity"
 #'   f <- simulateFields(xy, c(0.3, 1.5, 1, 0, 1, 0), 2, seed = 1)
 #'   dim(f)
 #' }
+#' @export
 simulateFields <- function(coords, params, Nsim, seed = NULL, type = c("double", "float")) {
-  type <- match.arg(type)
-  f <- oclstat_module()$simulate_fields(to_py_array(coord_matrix(coords), "coords"),
-                                        to_py_array(param_matrix(params), "params"),
-                                        py_int(Nsim, "Nsim", minimum = 1),
-                                        seed = py_seed(seed),
-                                        dtype = if (type == "double") "float64" else "float32",
-                                        device = device_arg())
-  from_py_array(f)
+  call_adapter("simulateFields", list(coords = to_py_array(coord_matrix(coords), "coords"),
+                                      params = to_py_array(param_matrix(params), "params"),
+                                      Nsim = py_int(Nsim, "Nsim", minimum = 1),
+                                      seed = py_seed(seed), type = match.arg(type)))
 }

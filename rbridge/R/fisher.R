@@ -10,6 +10,7 @@
 #' if (oclstat_available()) {
 #'   fisher.sim(matrix(c(3, 1, 1, 3, 2, 2), 2), B = 1e5, seed = 1)
 #' }
+#' @export
 fisher.sim <- function(x, B = 2000, seed = NULL, streams = NULL) {
   dname <- deparse1(substitute(x))
   if (is.data.frame(x)) x <- as.matrix(x)
@@ -18,17 +19,10 @@ fisher.sim <- function(x, B = 2000, seed = NULL, streams = NULL) {
   if (anyNA(x)) stop("x must not contain NA", call. = FALSE)
   if (any(x < 0) || any(x != round(x))) stop("x must hold non-negative integer counts",
                                                call. = FALSE)
-  B <- py_int(B, "B", minimum = 1)
-  st <- if (!is.null(streams)) streams_to_py(streams) else NULL
-  res <- py_call(oclstat_module()$fisher_sim(to_py_array(x, "x"), n_resamples = B,
-                                             seed = py_seed(seed), streams = st,
-                                             device = device_arg()),
-                 c(n_resamples = "B"))
-  out <- list(p.value = res$pvalue, alternative = "two.sided",
-              method = paste0("Fisher's Exact Test for Count Data with simulated p-value\n\t",
-                              " (based on ", format(B, scientific = FALSE), " replicates)"),
-              data.name = dname, statistic = NULL, null.count = res$count)
-  class(out) <- "htest"
-  if (!is.null(st)) attr(out, "streams") <- streams_to_r(st)
-  out
+  call_adapter("fisher.sim", list(x = to_py_array(x, "x"), B = py_int(B, "B", minimum = 1),
+                                   seed = py_seed(seed),
+                                   streams = if (is.null(streams)) NULL else
+                                     to_py_array(check_streams(streams), "streams",
+                                                 integer = TRUE),
+                                   dname = dname))
 }

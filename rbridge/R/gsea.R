@@ -3,13 +3,9 @@
 #' GCT 1.2/1.3, or Broad's tab-separated NAME DESCRIPTION sample... table.
 #' @param path the file.
 #' @return A numeric matrix, genes x samples, with the descriptions in \code{attr(, "description")}.
+#' @export
 readGct <- function(path) {
-  frame <- oclstat_module()$io$read_expression(path.expand(path))
-  m <- from_py_array(frame$to_numpy())
-  if (is.null(dim(m))) dim(m) <- c(frame$shape[[1]], frame$shape[[2]])
-  dimnames(m) <- list(unlist(frame$index$tolist()), unlist(frame$columns$tolist()))
-  attr(m, "description") <- unlist(frame$attrs[["description"]])
-  m
+  call_adapter("readGct", list(path = path.expand(path)))
 }
 
 #' Read a two-class CLS file
@@ -17,9 +13,9 @@ readGct <- function(path) {
 #' Labels may be class names or 0/1 in the order of the # line.
 #' @param path the file.
 #' @return A factor whose first level is the first class of the file.
+#' @export
 readCls <- function(path) {
-  ph <- oclstat_module()$io$read_cls(path.expand(path))
-  factor(unlist(ph$labels), levels = unlist(ph$classes))
+  call_adapter("readCls", list(path = path.expand(path)))
 }
 
 #' Read a GMT file
@@ -27,9 +23,9 @@ readCls <- function(path) {
 #' One gene set per line: name, description, genes.
 #' @param path the file.
 #' @return A named list of character vectors.
+#' @export
 readGmt <- function(path) {
-  sets <- oclstat_module()$io$read_gmt(path.expand(path))
-  lapply(sets, unlist)
+  call_adapter("readGmt", list(path = path.expand(path)))
 }
 
 #' GSEA with phenotype permutations on the device
@@ -50,6 +46,7 @@ readGmt <- function(path) {
 #'   expr <- matrix(rnorm(3000), 300, dimnames = list(paste0("G", 1:300), NULL))
 #'   gsea(expr, rep(c("a", "b"), each = 5), list(s = paste0("G", 1:20)), nperm = 200, minSize = 10, seed = 1)
 #' }
+#' @export
 gsea <- function(expr, labels, geneSets, nperm = 1000, metric = "signal_to_noise", weight = 1,
                  minSize = 15, maxSize = 500, seed = NULL) {
   if (is.data.frame(expr)) {
@@ -71,26 +68,17 @@ gsea <- function(expr, labels, geneSets, nperm = 1000, metric = "signal_to_noise
     used <- levels(droplevels(labels))
     if (length(used) != 2) stop("labels must have exactly 2 classes, got ", length(used),
                                 call. = FALSE)
-    classes <- reticulate::tuple(used[1], used[2])
+    classes <- list(used[1], used[2])
     labels <- as.character(labels)
   }
   if (!is.list(geneSets) || is.null(names(geneSets)) || any(names(geneSets) == ""))
     stop("geneSets must be a named list of character vectors", call. = FALSE)
   sets <- lapply(geneSets, function(g) as.list(as.character(g)))
-  res <- py_call(oclstat_module()$gsea(
-    to_py_array(expr, "expr"), as.list(as.character(labels)), reticulate::dict(sets),
-    n_perm = py_int(nperm, "nperm"), metric = metric, weight = as.double(weight),
-    min_size = py_int(minSize, "minSize"), max_size = py_int(maxSize, "maxSize"),
-    seed = py_seed(seed), classes = classes, genes = as.list(genes), device = device_arg()),
-    c(n_perm = "nperm", min_size = "minSize", max_size = "maxSize"))
-  cols <- bridge()$table_columns(res$table)
-  num <- function(v) as.numeric(unlist(lapply(v, function(z) if (is.null(z)) NA else z)))
-  out <- data.frame(pathway = unlist(cols[["__index__"]]), pval = num(cols$pval),
-                    padj = NA_real_, ES = num(cols$es), NES = num(cols$nes),
-                    size = as.integer(unlist(cols$size)), stringsAsFactors = FALSE)
-  out$padj <- p.adjust(out$pval, method = "BH")
-  out$leadingEdge <- lapply(cols$leading_edge, function(g) as.character(unlist(g)))
-  out$FDR <- num(cols$fdr)
-  out$FWER <- num(cols$fwer)
-  out
+  call_adapter("gsea", list(expr = to_py_array(expr, "expr"),
+                            labels = as.list(as.character(labels)),
+                            geneSets = reticulate::dict(sets), nperm = py_int(nperm, "nperm"),
+                            metric = metric, weight = as.double(weight),
+                            minSize = py_int(minSize, "minSize"),
+                            maxSize = py_int(maxSize, "maxSize"), seed = py_seed(seed),
+                            genes = as.list(genes), classes = classes))
 }

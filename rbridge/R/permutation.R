@@ -11,6 +11,7 @@
 #' if (oclstat_available()) {
 #'   permTest(c(3, 5, 6, 9), c(1, 2, 2, 4, 3), alternative = "greater")
 #' }
+#' @export
 permTest <- function(x, y, nWindows = NULL, alternative = c("two.sided", "less", "greater"),
                      midP = FALSE) {
   alternative <- match.arg(alternative)
@@ -22,23 +23,9 @@ permTest <- function(x, y, nWindows = NULL, alternative = c("two.sided", "less",
            call. = FALSE)
   }
   w <- if (is.null(nWindows)) NULL else py_int(nWindows, "nWindows", minimum = 2)
-  res <- py_call(oclstat_module()$permutation_test(
-    to_py_array(x, "x"), to_py_array(y, "y"), n_windows = w,
-    alternative = sub(".", "-", alternative, fixed = TRUE), mid_p = isTRUE(midP),
-    device = device_arg()), c(n_windows = "nWindows", mid_p = "midP"))
-  stat <- from_py_array(res$statistic)
-  p <- from_py_array(res$pvalue)
-  if (one) {
-    out <- list(statistic = c(T = stat), p.value = p, alternative = alternative,
-                method = paste0("Exact two-sample permutation test (sum of the first sample",
-                                if (is.null(w)) "" else paste0("'s window scores, ", w, " windows"),
-                                ")", if (isTRUE(midP)) ", mid-P" else ""),
-                data.name = dname)
-    class(out) <- "htest"
-    return(out)
-  }
-  feature <- rownames(x)
-  if (is.null(feature)) feature <- seq_len(nrow(x))
-  data.frame(feature = feature, statistic = stat, p.value = p,
-             q.value = p.adjust(p, method = "BH"), stringsAsFactors = FALSE)
+  features <- if (one) NULL else rownames(x)
+  call_adapter("permTest", list(x = to_py_array(x, "x"), y = to_py_array(y, "y"),
+                                nWindows = w, alternative = alternative, midP = isTRUE(midP),
+                                features = if (is.null(features)) NULL else as.list(features),
+                                dname = dname))
 }

@@ -33,6 +33,7 @@ bridge <- function() {
 #'
 #' TRUE when reticulate finds a Python that can import oclstat (see \code{install_oclstat}).
 #' @return TRUE or FALSE.
+#' @export
 oclstat_available <- function() {
   isTRUE(tryCatch({ oclstat_module(); TRUE }, error = function(e) FALSE))
 }
@@ -44,6 +45,7 @@ oclstat_available <- function() {
 #' @param path a checkout of oclstat to install from (default: the package from PyPI).
 #' @param python the Python to create the virtualenv with (default: reticulate's choice).
 #' @return The virtualenv name, invisibly.
+#' @export
 install_oclstat <- function(envname = "oclstat", path = NULL, python = NULL) {
   pkg <- if (is.null(path)) "oclstat[pocl]" else paste0(normalizePath(path), "[pocl]")
   if (!reticulate::virtualenv_exists(envname))
@@ -74,13 +76,59 @@ to_py_array <- function(x, what = "x", integer = FALSE) {
 # numpy array -> R vector/matrix/array.
 from_py_array <- function(arr) {
   saved <- bridge()$save(arr, tempdir())
-  path <- saved[[1]]; shape <- unlist(saved[[2]]); kind <- saved[[3]]
+  read_array(saved[[1]], unlist(saved[[2]]), saved[[3]])
+}
+
+# The array Python wrote to `path` (removed after reading), in R's column-major order.
+read_array <- function(path, shape, kind) {
   on.exit(unlink(path))
   n <- if (length(shape)) prod(shape) else 1
   v <- readBin(path, what = kind, n = n, size = if (kind == "integer") 4L else 8L,
                endian = "little")
   if (length(shape) > 1) dim(v) <- shape
   v
+}
+
+# A value encoded by oclstat._rbridge.encode (an adapter's result) as the R object it stands for.
+decode <- function(v) {
+  if (!is.list(v)) return(v)
+  if (!is.null(v[["__array__"]])) {
+    a <- v[["__array__"]]
+    x <- read_array(a[[1]], unlist(a[[2]]), a[[3]])
+    if (isTRUE(v[["logical"]])) storage.mode(x) <- "logical"
+    return(x)
+  }
+  if (!is.null(v[["__character__"]])) return(as.character(unlist(v[["__character__"]])))
+  if (!is.null(v[["__list__"]])) {
+    out <- lapply(v[["items"]], decode)
+    names(out) <- as.character(unlist(v[["__list__"]]))
+    return(out)
+  }
+  if (!is.null(v[["__r__"]])) {
+    value <- decode(v[["value"]])
+    cls <- v[["__r__"]]
+    if (identical(cls, "data.frame")) value <- columns_to_frame(value)
+    attrs <- decode(v[["attributes"]])
+    for (a in names(attrs)) attr(value, a) <- attrs[[a]]
+    if (nzchar(cls) && !identical(cls, "data.frame")) class(value) <- cls
+    return(value)
+  }
+  lapply(v, decode)
+}
+
+# A named list of columns as a data.frame; list columns (gene lists) stay lists.
+columns_to_frame <- function(cols) {
+  listed <- vapply(cols, is.list, logical(1))
+  out <- as.data.frame(cols[!listed], stringsAsFactors = FALSE, optional = TRUE)
+  for (nm in names(cols)[listed]) out[[nm]] <- cols[[nm]]
+  out[names(cols)]
+}
+
+# Runs the Python adapter of R function `name` (oclstat._radapters) with R's argument names
+# and the current device, and returns its result as an R object.
+call_adapter <- function(name, args, device = TRUE) {
+  if (device) args <- c(args, list(device = device_arg()))
+  decode(py_call(bridge()$call(name, args, tempdir())))
 }
 
 device_arg <- function() .state$device

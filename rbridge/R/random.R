@@ -1,10 +1,5 @@
 # MRG31k3p streams (clRNG's generator) as gpuRandom keeps them: an n x 12 integer matrix.
 
-stream_colnames <- function() {
-  as.vector(outer(c("g1.1", "g1.2", "g1.3", "g2.1", "g2.2", "g2.3"), c("current", "initial"),
-                  function(g, w) paste(w, g, sep = ".")))
-}
-
 py_seed <- function(seed) {
   if (is.null(seed)) return(NULL)
   if (!is.numeric(seed) || anyNA(seed) || any(seed != round(seed)) || !(length(seed) %in% c(1, 6)))
@@ -24,38 +19,25 @@ py_seed <- function(seed) {
 #'   s <- createStreams(4)
 #'   dim(s)
 #' }
+#' @export
 createStreams <- function(n, seed = c(12345L, 12345L, 12345L, 12345L, 12345L, 12345L)) {
-  n <- py_int(n, "n", minimum = 1)
-  st <- py_call(oclstat_module()$random$create_streams(n, seed = py_seed(seed)))
-  streams_to_r(st)
+  call_adapter("createStreams", list(n = py_int(n, "n", minimum = 1), seed = py_seed(seed)))
 }
 
-streams_to_r <- function(st) {
-  m <- from_py_array(st$to_matrix(substream = FALSE))
-  if (is.null(dim(m))) dim(m) <- c(1L, 12L)
-  colnames(m) <- stream_colnames()
-  m
-}
-
-streams_to_py <- function(streams) {
+check_streams <- function(streams) {
   if (!is.matrix(streams) || ncol(streams) != 12 || anyNA(streams))
     stop("streams must be an n x 12 integer matrix from createStreams()", call. = FALSE)
-  oclstat_module()$random$Streams$from_matrix(to_py_array(streams, "streams", integer = TRUE))
+  streams
 }
 
-draw <- function(fun, n, streams, seed, type, extra = list()) {
+draw <- function(name, n, streams, seed, type, extra = list()) {
   if (!is.numeric(n) || !(length(n) %in% c(1, 2)) || anyNA(n) || any(n < 0))
     stop("n must be a count or c(nrow, ncol)", call. = FALSE)
-  type <- match.arg(type, c("double", "float"))
-  size <- if (length(n) == 1) py_int(n, "n") else
-    reticulate::tuple(py_int(n[1], "n[1]"), py_int(n[2], "n[2]"))
-  st <- if (!is.null(streams)) streams_to_py(streams) else NULL
-  args <- c(list(size, streams = st, seed = py_seed(seed),
-                 dtype = if (type == "double") "float64" else "float32", device = device_arg()),
-            extra)
-  x <- from_py_array(do.call(oclstat_module()$random[[fun]], args))
-  if (!is.null(st)) attr(x, "streams") <- streams_to_r(st)
-  x
+  size <- if (length(n) == 1) py_int(n, "n") else list(py_int(n[1], "n[1]"), py_int(n[2], "n[2]"))
+  st <- if (is.null(streams)) NULL else
+    to_py_array(check_streams(streams), "streams", integer = TRUE)
+  call_adapter(name, c(list(n = size, streams = st, type = match.arg(type, c("double", "float")),
+                            seed = py_seed(seed)), extra))
 }
 
 #' Uniform random numbers from MRG31k3p streams
@@ -71,8 +53,9 @@ draw <- function(fun, n, streams, seed, type, extra = list()) {
 #'   u <- runifGpu(c(3, 4), createStreams(8))
 #'   attr(u, "streams")[1, ]
 #' }
+#' @export
 runifGpu <- function(n, streams = NULL, type = c("double", "float"), seed = NULL) {
-  draw("uniform", n, streams, seed, type)
+  draw("runifGpu", n, streams, seed, type)
 }
 
 #' Standard normal random numbers from MRG31k3p streams
@@ -87,8 +70,9 @@ runifGpu <- function(n, streams = NULL, type = c("double", "float"), seed = NULL
 #' if (oclstat_available()) {
 #'   rnormGpu(5, seed = 1)
 #' }
+#' @export
 rnormGpu <- function(n, streams = NULL, type = c("double", "float"), seed = NULL) {
-  draw("normal", n, streams, seed, type)
+  draw("rnormGpu", n, streams, seed, type)
 }
 
 #' Exponential random numbers from MRG31k3p streams
@@ -104,6 +88,7 @@ rnormGpu <- function(n, streams = NULL, type = c("double", "float"), seed = NULL
 #' if (oclstat_available()) {
 #'   rexpGpu(5, rate = 2, seed = 1)
 #' }
+#' @export
 rexpGpu <- function(n, rate = 1, streams = NULL, type = c("double", "float"), seed = NULL) {
-  draw("exponential", n, streams, seed, type, list(rate = as.double(rate)))
+  draw("rexpGpu", n, streams, seed, type, list(rate = as.double(rate)))
 }

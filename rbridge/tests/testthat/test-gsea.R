@@ -14,7 +14,7 @@ test_that("gsea equals Python's gsea for the same seed, shaped like fgsea", {
   expect_named(r, c("pathway", "pval", "padj", "ES", "NES", "size", "leadingEdge", "FDR",
                     "FWER"))
   ref <- py()$gsea(oclstat:::to_py_array(d$expr), as.list(as.character(d$labels)),
-                   reticulate::dict(lapply(d$sets, as.list)), n_perm = 500L, min_size = 10L,
+                   reticulate::dict(lapply(d$sets, as.list)), n_resamples = 500L, min_size = 10L,
                    seed = 8L, genes = as.list(rownames(d$expr)),
                    classes = reticulate::tuple("tumour", "normal"))
   cols <- oclstat:::bridge()$table_columns(ref$table)

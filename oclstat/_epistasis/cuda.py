@@ -1,4 +1,6 @@
-"""The tiled epistasis search with the tile products on tensor cores (CuPy + NVRTC).
+"""The tiled epistasis search with the tile products on NVIDIA binary tensor cores (CuPy +
+NVRTC): the optional CUDA backend, imported only when it is asked for or can run (it needs
+CuPy, ``pip install oclstat[cuda]``, and a GPU of compute capability 8.0 or newer).
 
 :class:`TensorCoreTiles` has the same ``launch`` as the OpenCL twin
 (:class:`oclstat._epi_tiles.OpenCLTiles`), so :func:`oclstat._epi_tiles.run_tiled` drives both
@@ -7,7 +9,7 @@ device before its first search, see :class:`TensorCoreTiles`). Needs complete
 genotypes; the lower-order tables (t3: 64 bytes per SNP triple for order 4) must fit in half
 the free device memory.
 
->>> from oclstat.cuda import available
+>>> from oclstat._epistasis.cuda import available
 >>> ok, _ = available()
 >>> if ok:                                       # only on a machine with a suitable GPU
 ...     import numpy as np, oclstat
@@ -23,8 +25,19 @@ import threading
 import numpy as np
 
 from .._constants import KERNEL_DEFINES, TC_THREADS
-from .._epi_tiles import KCHUNK_WORDS, LAUNCH_TILES, TILE, lower_table_words, tile_bits
-from .._runtime import kernel_source
+from .._runtime import get_runtime, kernel_source
+from .opencl import run_search
+from .plan import prepare
+from .scores import score_tables
+from .tiles import (
+    KCHUNK_WORDS,
+    LAUNCH_TILES,
+    TILE,
+    lower_table_words,
+    run_tiled,
+    tile_bits,
+    tile_plan,
+)
 
 SOURCE = "epistasis_tc.cu"      # in cl_kernels/, with the OpenCL kernels and shared headers
 THREADS = TC_THREADS
@@ -85,19 +98,16 @@ def self_check(defines: dict | None = None, seed: int = 0) -> None:
 def end_to_end_check(order: int, score: str) -> None:
     """A whole search on fixed random data (several tiles and sample chunks, every
     combination returned) must equal the OpenCL bit-vector search; raises RuntimeError."""
-    from .._epi_tiles import run_tiled, tile_plan
-    from ..epistasis import epistasis, prepare
-
     rng = np.random.default_rng(12345)
     n_snps = {2: 70, 3: 40, 4: 22}[order]
     g = rng.integers(0, 3, size=(n_snps, 1100))
     y = (rng.random(1100) < 0.45).astype(int)
     search = prepare(g, y, order=order, score=score, top=10**6)
     plan = tile_plan(n_snps, order)
-    got = search.frame(run_tiled(search, TensorCoreTiles(search, plan, check=False).launch,
-                                 plan, progress=False))
-    want = epistasis(g, y, order=order, score=score, top=10**6, backend="opencl")
-    if not got.equals(want):
+    got = run_tiled(search, TensorCoreTiles(search, plan, check=False).launch, plan,
+                    progress=False)
+    want = run_search(search, [get_runtime()])
+    if not (np.array_equal(got.scores, want.scores) and np.array_equal(got.combos, want.combos)):
         raise RuntimeError(f"the tensor-core search (order {order}, {score}) disagrees with the "
                            f"OpenCL search on the check data; use backend='opencl'")
 
@@ -109,8 +119,6 @@ class TensorCoreTiles:
 
     def __init__(self, search, plan, check: bool = True):
         import cupy
-
-        from ..epistasis import score_tables
 
         self.plan, self.order, self.n_snps = plan, search.order, search.n_snps
         defines = {**plan.defines(), "SCORE": ("k2", "mi").index(search.score)}
@@ -175,8 +183,29 @@ class TensorCoreTiles:
 
 
 def search_tensor_cores(search, progress=None):
-    """Run a prepared search (:func:`oclstat.epistasis.prepare`) on the current CUDA device."""
-    from .._epi_tiles import run_tiled, tile_plan
-
+    """Run a prepared search (:func:`oclstat._epistasis.plan.prepare`) on the current CUDA
+    device."""
     plan = tile_plan(search.n_snps, search.order)
     return run_tiled(search, TensorCoreTiles(search, plan).launch, plan, progress)
+
+
+MIN_CAPABILITY = 80
+
+
+def available() -> tuple[bool, str]:
+    """Whether the tensor-core path can run here, and if not, why (one line)."""
+    try:
+        import cupy
+    except Exception as exc:  # noqa: BLE001 - any import failure means "not available"
+        return False, f"CuPy is not importable ({type(exc).__name__}: {exc})"
+    try:
+        n = cupy.cuda.runtime.getDeviceCount()
+    except Exception as exc:  # noqa: BLE001
+        return False, f"no CUDA device ({type(exc).__name__}: {exc})"
+    if n == 0:
+        return False, "no CUDA device"
+    cc = int(cupy.cuda.Device().compute_capability)
+    if cc < MIN_CAPABILITY:
+        return False, (f"the current CUDA device has compute capability {cc / 10:.1f}; binary "
+                       f"tensor cores with AND+POPC need 8.0 or newer")
+    return True, f"CUDA device {cupy.cuda.Device().id} (sm_{cc})"

@@ -29,7 +29,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ._constants import MRG31K3P_M1, MRG31K3P_M2
+from .._constants import MRG31K3P_M1, MRG31K3P_M2
 
 M1 = MRG31K3P_M1  # 2^31 - 1
 M2 = MRG31K3P_M2  # 2^31 - 21069

@@ -1,5 +1,6 @@
 """The tiled epistasis search: combinations as a binary matrix product, shared by the CUDA
-tensor-core path (:mod:`oclstat.cuda`) and its OpenCL twin (``cl_kernels/epistasis_tiles.cl``).
+tensor-core path (:mod:`oclstat._epistasis.cuda`) and its OpenCL twin
+(``cl_kernels/epistasis_tiles.cl``).
 
 A combination of ``order`` SNPs is a *row item* (one SNP for order 2, a pair otherwise) and a
 *column item* (one SNP for orders 2 and 3, a pair for order 4). With complete genotypes its
@@ -23,8 +24,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._constants import EPI_NONE, EPI_THREADS, EPI_TILE, TC_KCHUNK
-from ._progress import Progress
+from .._constants import EPI_NONE, EPI_THREADS, EPI_TILE, TC_KCHUNK
+from .._progress import Progress
+from .opencl import Candidates
+from .plan import _Best
+from .scores import score_tables
 
 TILE = EPI_TILE
 #: Words of 32 samples per staged chunk: each class's vectors are padded to a multiple.
@@ -137,8 +141,6 @@ def run_tiled(search, launch, plan: TilePlan, progress=None):
     most LAUNCH_TILES (a small first one, so the top-k threshold filters the rest); ``read()``
     returns the launch's candidates (scores, combos) and is called after the next launch is
     queued. Returns the merged top-k (the same ``_Best`` as the bit-vector search)."""
-    from .epistasis import _Best
-
     best = _Best.empty(search.top, search.order)
     b0, size, pending = 0, FIRST_LAUNCH_TILES, None
     with Progress(total=max(1, plan.n_tiles), desc=f"epistasis order {search.order} (tiles)",
@@ -169,8 +171,6 @@ class OpenCLTiles:
     LOCAL_BYTES = {2: 2 * TILE * TILE * 2 + 2 * TILE * 2, 4: 2 * TILE * TILE * 4 + 2 * TILE * 2}
 
     def __init__(self, rt, search, plan: TilePlan):
-        from .epistasis import Candidates, score_tables
-
         self.rt, self.plan, self.order, self.n_snps = rt, plan, search.order, search.n_snps
         bits, self.kw0, self.kw1, self.n0, self.n1 = tile_bits(search)
         self.wstride = bits.shape[3]

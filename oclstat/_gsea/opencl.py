@@ -11,8 +11,8 @@ extremes come back to the host.
 >>> rng = np.random.default_rng(1)
 >>> x = rng.normal(size=(40, 6)); mask = np.array([1, 1, 1, 0, 0, 0], bool)
 >>> out = null_statistics(oclstat.get_runtime(), x, mask, [np.arange(10, dtype=np.uint32)],
-...                       np.array([0.3]), metric="signal_to_noise", weight=1.0, n_perm=50,
-...                       seed=1, dtype=np.float64, schedule=None, return_null=True,
+...                       np.array([0.3]), metric="signal_to_noise", weight=1.0, n_resamples=50,
+...                       seed=1, dtype=np.float64, return_null=True,
 ...                       progress=False)
 >>> out.es_table.shape, bool(0 <= out.pval[0] <= 1)
 ((1, 50), True)
@@ -20,15 +20,17 @@ extremes come back to the host.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 
-from . import random as _random
-from ._progress import Progress
-from .gsea import weight_bits
+from .._progress import Progress
+from .._random.mrg31k3p import create_stream_states
+from .._random.streams import as_seed, stream_buffer
+from .core import weight_bits
+from .stats import NullStatistics, _fdr_fwer, normalisation
 
 _U32, _U64 = np.uint32, np.uint64
+
+
 _METRIC_CODE = {
     "signal_to_noise": 0,
     "t_test": 1,
@@ -36,20 +38,19 @@ _METRIC_CODE = {
     "ratio_of_classes": 3,
     "log2_ratio_of_classes": 4,
 }
+
+
 PPI = 4          # permutations per work-item in gsea_metric
+
+
 NB = 2048        # buckets per permutation in gsea_rank
+
+
 CAP_MIN = 1024   # members per pack in gsea_es_pairs (at least the largest set)
+
+
 #: Largest ES table (bytes) that return_null=True brings back.
 MAX_RETURNED_TABLE = 2 << 30
-
-
-@dataclass
-class NullStatistics:
-    nes: np.ndarray
-    pval: np.ndarray
-    fdr: np.ndarray
-    fwer: np.ndarray
-    es_table: np.ndarray | None
 
 
 def _weight_mode(weight: float) -> tuple[int, str]:
@@ -64,7 +65,7 @@ def _pow2_at_most(n: int) -> int:
 class _Plan:
     """Buffers, kernels and sizes of one gsea run on one device."""
 
-    def __init__(self, rt, values, mask, sets, metric, weight, n_perm, dtype, schedule):
+    def __init__(self, rt, values, mask, sets, metric, weight, n_resamples, dtype):
         self.rt = rt
         real = np.dtype(dtype)
         self.real = real
@@ -88,31 +89,24 @@ class _Plan:
         self.xt = rt.to_device(xt, writable=False)
         self.centre = rt.to_device(centre.astype(real), writable=False)
         self.set_size = rt.to_device(np.array([s.size for s in sets], dtype=_U32), writable=False)
-        self.schedule = self._choose(schedule, sets)
+        self.schedule = self._choose(sets)
         if self.schedule == "pairs":
             self._pack(sets)
         else:
             self._gene_index(sets)
-        self.n_perm = n_perm
+        self.n_resamples = n_resamples
         self.batch = self._batch_size()
 
     # -- planning ---------------------------------------------------------------------------
 
-    def _choose(self, schedule, sets) -> str:
+    def _choose(self, sets) -> str:
+        """The ES schedule: "pairs" in a GPU schedule when the largest pack fits local memory,
+        else "walk" (see cl_kernels/gsea.cl)."""
         largest = max(s.size for s in sets)
         self.cap = max(CAP_MIN, largest)
         local_bytes = self.cap * (4 + 8 + 2 * self.real.itemsize)
         fits = local_bytes <= self.rt.local_mem - 1024
-        if schedule is None:
-            return "pairs" if self.rt.gpu_schedule and fits else "walk"
-        if schedule not in ("walk", "pairs"):
-            raise ValueError(f"schedule must be None, 'walk' or 'pairs', got {schedule!r}")
-        if schedule == "pairs" and not fits:
-            raise ValueError(
-                f"schedule 'pairs' needs {local_bytes} bytes of local memory for a set of "
-                f"{largest} genes; the device has {self.rt.local_mem}; use 'walk'"
-            )
-        return schedule
+        return "pairs" if self.rt.gpu_schedule and fits else "walk"
 
     def _pack(self, sets) -> None:
         """Sets, largest first, filled into packs of at most ``cap`` members (next fit)."""
@@ -154,7 +148,7 @@ class _Plan:
         limit = self.rt.max_items(per_perm, fraction=0.25)
         by_buffer = self.rt.info.max_alloc // max(self.n_genes * max(r, 4), self.n_sets * r)
         cap = 32768 if self.rt.gpu_schedule else 4096
-        size = max(PPI, min(self.n_perm, limit, by_buffer, cap))
+        size = max(PPI, min(self.n_resamples, limit, by_buffer, cap))
         return -(-size // PPI) * PPI
 
     # -- kernels ----------------------------------------------------------------------------
@@ -209,15 +203,10 @@ class _Plan:
                       _U32(count))
 
 
-FIXED = 2.0**32   # scale of the fixed-point ES sums (see gsea_set_stats)
-
-
 def task_states(seed, first: int, count: int) -> np.ndarray:
     """MRG31k3p states of streams ``first .. first + count - 1`` of ``seed`` (permutation i uses
     stream i), for a batch computed on its own (a task on another worker)."""
-    from . import _mrg31k3p as _m
-
-    return _m.create_stream_states(_random.as_seed(seed), count, first=first)
+    return create_stream_states(as_seed(seed), count, first=first)
 
 
 def batch_stats(plan, states, first, count, es_obs_buf, es_buf):
@@ -230,19 +219,6 @@ def batch_stats(plan, states, first, count, es_obs_buf, es_buf):
               _U32(plan.n_sets), es_obs_buf, plan.stats)
     rt.read(plan.stats, out)
     return out
-
-
-def normalisation(totals, es_obs):
-    """Same-sign null means, NES and nominal p from the summed stats (Broad's rules)."""
-    n_pos, s_pos, n_neg, s_neg, extreme = (totals[:, i].astype(np.float64) for i in range(5))
-    s_pos, s_neg = totals[:, 1] / FIXED, totals[:, 3] / FIXED
-    with np.errstate(divide="ignore", invalid="ignore"):
-        pos_mean = np.where(n_pos > 0, s_pos / n_pos, es_obs)
-        neg_mean = np.abs(np.where(n_neg > 0, s_neg / n_neg, es_obs))
-        nes = np.where(es_obs >= 0, es_obs / pos_mean, es_obs / neg_mean)
-        deno = np.where(es_obs >= 0, n_pos, n_neg)
-        pval = np.where(deno > 0, extreme / deno, 1.0)
-    return pos_mean, neg_mean, nes, pval
 
 
 class NullCounter:
@@ -280,24 +256,24 @@ class NullCounter:
         return self.hp.astype(np.int64), self.hn.astype(np.int64), part.astype(np.float64)
 
 
-def null_statistics(rt, values, mask, sets, es_obs, *, metric, weight, n_perm, seed, dtype,
-                    schedule, return_null, progress) -> NullStatistics:
-    """NES, nominal p, FDR and FWER of every set from ``n_perm`` label permutations."""
+def null_statistics(rt, values, mask, sets, es_obs, *, metric, weight, n_resamples, seed, dtype,
+                    return_null, progress) -> NullStatistics:
+    """NES, nominal p, FDR and FWER of every set from ``n_resamples`` label permutations."""
     n_sets = len(sets)
-    plan = _Plan(rt, values, mask, sets, metric, weight, n_perm, dtype, schedule)
+    plan = _Plan(rt, values, mask, sets, metric, weight, n_resamples, dtype)
     plan.allocate()
-    states, _ = _random.stream_buffer(rt, n_perm, seed=seed)
+    states, _ = stream_buffer(rt, n_resamples, seed=seed)
     r = plan.real.itemsize
-    batches = [(f, min(plan.batch, n_perm - f)) for f in range(0, n_perm, plan.batch)]
-    keep = n_sets * n_perm * r <= 0.45 * rt.info.global_mem and len(batches) <= 4096
-    if return_null and n_sets * n_perm * 8 > MAX_RETURNED_TABLE:
-        raise ValueError(f"return_null=True would bring back {n_sets} x {n_perm} null ES; "
+    batches = [(f, min(plan.batch, n_resamples - f)) for f in range(0, n_resamples, plan.batch)]
+    keep = n_sets * n_resamples * r <= 0.45 * rt.info.global_mem and len(batches) <= 4096
+    if return_null and n_sets * n_resamples * 8 > MAX_RETURNED_TABLE:
+        raise ValueError(f"return_null=True would bring back {n_sets} x {n_resamples} null ES; "
                          "use it for smaller runs")
     es_obs_buf = rt.to_device(np.ascontiguousarray(es_obs, dtype=plan.real), writable=False)
     totals = np.zeros((n_sets, 5), dtype=np.int64)
-    kept, table = [], (np.empty((n_sets, n_perm)) if return_null else None)
+    kept, table = [], (np.empty((n_sets, n_resamples)) if return_null else None)
     scratch_es = None if keep else rt.empty(n_sets * plan.batch * r)
-    work = n_perm * (1 if keep else 2)
+    work = n_resamples * (1 if keep else 2)
     with Progress(total=work, desc="gsea", enabled=progress) as bar:
         for first, count in batches:
             es_buf = rt.empty(n_sets * count * r) if keep else scratch_es
@@ -313,7 +289,7 @@ def null_statistics(rt, values, mask, sets, es_obs, *, metric, weight, n_perm, s
         counter = NullCounter(plan, pos_mean, neg_mean, nes, es_obs)
         hist_pos = np.zeros(counter.hp.size, dtype=np.int64)
         hist_neg = np.zeros(counter.hn.size, dtype=np.int64)
-        extremes = np.empty((n_perm, 2))
+        extremes = np.empty((n_resamples, 2))
         for i, (first, count) in enumerate(batches):
             if keep:
                 es_buf = kept[i]
@@ -328,31 +304,3 @@ def null_statistics(rt, values, mask, sets, es_obs, *, metric, weight, n_perm, s
     fdr, fwer = _fdr_fwer(nes, es_obs, counter.obs_pos, counter.obs_neg, hist_pos, hist_neg,
                           extremes)
     return NullStatistics(nes, pval, fdr, fwer, table)
-
-
-def _fdr_fwer(nes, es_obs, obs_pos, obs_neg, hist_pos, hist_neg, extremes):
-    """Broad's FDR q-values and FWER p-values from the device's counts (see gsea.cl)."""
-    n = nes.size
-    fdr, fwer = np.ones(n), np.ones(n)
-    all_pos, all_neg = hist_pos.sum(), hist_neg.sum()
-    above_pos = np.cumsum(hist_pos[::-1])[::-1]      # above_pos[u] = sum of hist_pos[u:]
-    upto_neg = np.cumsum(hist_neg)                   # upto_neg[u] = sum of hist_neg[:u + 1]
-    max_pos = np.sort(extremes[:, 0])
-    min_neg = np.sort(extremes[:, 1])
-    n_perm = extremes.shape[0]
-    for i in range(n):
-        x = nes[i]
-        if es_obs[i] >= 0:
-            ub = np.searchsorted(obs_pos, x, side="right")
-            lb = np.searchsorted(obs_pos, x, side="left")
-            phi_null = above_pos[ub] / all_pos if all_pos else 0.0
-            phi_obs = (obs_pos.size - lb) / obs_pos.size
-            fwer[i] = (n_perm - np.searchsorted(max_pos, x, side="left")) / n_perm
-        else:
-            lb = np.searchsorted(obs_neg, x, side="left")
-            ub = np.searchsorted(obs_neg, x, side="right")
-            phi_null = upto_neg[lb] / all_neg if all_neg else 0.0
-            phi_obs = ub / obs_neg.size
-            fwer[i] = np.searchsorted(min_neg, x, side="right") / n_perm
-        fdr[i] = min(1.0, phi_null / phi_obs) if phi_obs > 0 else 1.0
-    return fdr, fwer

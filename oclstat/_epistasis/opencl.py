@@ -1,0 +1,112 @@
+"""The bit-vector search on OpenCL devices (cl_kernels/epistasis.cl): rank ranges pulled by
+one thread per device, two candidate sets per device so the next launch is queued before the
+last one's candidates are read."""
+
+from __future__ import annotations
+
+import itertools
+import threading
+
+import numpy as np
+
+from .._progress import Progress
+from .plan import _NO_LIMIT, PER_ITEM_CPU, PER_ITEM_GPU, Search, _Best, _chunk, rank_ranges
+from .scores import score_tables
+
+
+class Candidates:
+    """One set of candidate buffers (counter, scores, SNP indices) that a launch appends to."""
+
+    def __init__(self, rt, cap: int, order: int):
+        self.rt, self.cap, self.order = rt, int(cap), order
+        self.count = rt.empty(4)
+        self.scores = rt.empty(self.cap * 8)
+        self.snps = rt.empty(self.cap * order * 2)
+
+    def reset(self) -> None:
+        self.rt.fill(self.count, np.zeros(1, dtype=np.uint32), 4)
+
+    def read(self, after=None) -> tuple[np.ndarray, np.ndarray]:
+        """(scores int64, SNP indices) once the launch ``after`` has finished (read on the
+        runtime's transfer queue, so launches queued later keep the device busy)."""
+        rt = self.rt
+        k = int(min(rt.read(self.count, np.empty(1, dtype=np.uint32), wait_for=after)[0],
+                    self.cap))
+        return (rt.read(self.scores, np.empty(k, dtype=np.int64), wait_for=after),
+                rt.read(self.snps, np.empty((k, self.order), dtype=np.uint16), wait_for=after))
+
+
+def _run_device(rt, search: Search, ranges, chunk: int, best: _Best, lock, bar):
+    """Pull rank ranges from ``ranges`` and search them on ``rt``; two candidate sets
+    alternate, so the next launch is queued before the last one's candidates are read."""
+    kernel = rt.kernel("epistasis.cl", "search", search.defines(rt.gpu_schedule))
+    bits = rt.to_device(search.bits, writable=False)
+    lf, nln, _ = score_tables(search.n_samples)
+    lf_b, nln_b = rt.to_device(lf, writable=False), rt.to_device(nln, writable=False)
+    per_item = PER_ITEM_GPU if rt.gpu_schedule else PER_ITEM_CPU
+    sets = [Candidates(rt, chunk, search.order) for _ in range(2)]   # chunk: largest range
+    pending = None
+
+    def collect(item):
+        event, cands, n = item
+        scores, combos = cands.read(after=event)
+        with lock:
+            best.merge(scores, combos)
+            bar.update(n)
+
+    for i in itertools.count():
+        with lock:
+            item = next(ranges, None)
+            thr = best.threshold()
+        if item is None:
+            break
+        if thr == _NO_LIMIT and pending is not None:   # no top-k yet: wait for one
+            collect(pending)
+            pending = None
+            with lock:
+                thr = best.threshold()
+        rank0, n = item
+        cands = sets[i % 2]
+        cands.reset()
+        event = rt.launch(kernel, -(-n // per_item), bits, np.uint32(search.n_words),
+                          np.uint32(search.n_snps), np.uint64(rank0), np.uint64(n),
+                          np.uint32(per_item), lf_b, nln_b, np.int64(thr), cands.count,
+                          cands.scores, cands.snps, np.uint32(cands.cap))
+        if pending is not None:
+            collect(pending)
+        pending = (event, cands, n)
+    if pending is not None:
+        collect(pending)
+
+
+def run_search(search: Search, runtimes, start: int = 0, stop: int | None = None,
+               progress=None) -> _Best:
+    """Search the colex ranks start .. stop - 1 (default: all) of a prepared search on one or
+    several runtimes (threads pulling launch-sized ranges; the result does not depend on who
+    ran what). Returns the top-k."""
+    stop = search.combinations if stop is None else int(stop)
+    best = _Best.empty(search.top, search.order)
+    lock = threading.Lock()
+    chunk = _chunk(any(rt.gpu_schedule for rt in runtimes))
+    ranges = rank_ranges(start, stop, chunk=chunk)
+    with Progress(total=max(1, stop - start), desc=f"epistasis order {search.order}",
+                  enabled=progress) as bar:
+        if len(runtimes) == 1:
+            _run_device(runtimes[0], search, ranges, chunk, best, lock, bar)
+            return best
+        errors = []
+
+        def one(rt):
+            try:
+                _run_device(rt, search, ranges, chunk, best, lock, bar)
+            except Exception as exc:  # noqa: BLE001 - re-raised below
+                errors.append(exc)
+
+        threads = [threading.Thread(target=one, args=(rt,)) for rt in runtimes]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        if errors:
+            raise errors[0]
+    return best

@@ -1,0 +1,146 @@
+"""Matérn covariance, blocked LDLᵀ and L·w(D)·Z on an OpenCL device (cl_kernels/fields.cl), in
+the CPU schedule (outer-product trailing update) or the GPU one (tiles)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .plan import BLOCK, TILE, _constants, _matrix_chunks, _real
+
+
+def _matern_buffer(rt, coords, p, dtype, mirror=True):
+    dt, defines = _real(dtype, rt)
+    n, m = coords.shape[0], p.shape[0]
+    buf = rt.empty(m * n * n * dt.itemsize)
+    kernel = rt.kernel("fields.cl", "matern_cov", {**defines, "TS": TILE})
+    c_buf = rt.to_device(coords.astype(dt), writable=False)
+    k_buf = rt.to_device(_constants(p).astype(dt), writable=False)
+    ls = (8, 8, 1)
+    rt.launch_nd(kernel, (n, n, m), ls, c_buf, k_buf, np.uint32(n), np.uint32(m), buf,
+                 np.int32(mirror))
+    return buf
+
+
+def _ldl_on_device(rt, buf, n, n_mat, dt, defines):
+    """Factor ``n_mat`` matrices in ``buf`` in place; returns (D buffer, first bad pivots)."""
+    d_buf = rt.empty(n_mat * n * dt.itemsize)
+    bad = np.full(n_mat, -1, dtype=np.int32)
+    bad_buf = rt.to_device(bad)
+    defs = {**defines, "TS": TILE}
+    mode = "tiles" if rt.gpu_schedule else "outer"        # the trailing update's schedule
+    stride = -(-max(1, n - min(n, BLOCK)) // 8) * 8 + 8
+    panel = rt.empty(n_mat * BLOCK * stride * dt.itemsize) if mode == "outer" else None
+    k_diag = rt.kernel("fields.cl", "ldl_diag_block", defs)
+    k_rows = rt.kernel("fields.cl", "ldl_panel_rows", defs)
+    k_trail = rt.kernel("fields.cl", "ldl_trailing", defs)
+    wg = 128 if rt.gpu_schedule else 64
+    for k0 in range(0, n, BLOCK):
+        k1 = min(n, k0 + BLOCK)
+        rt.launch_nd(k_diag, (n_mat * wg,), (wg,), buf, d_buf, np.uint32(n), np.uint32(k0),
+                     np.uint32(k1), bad_buf)
+        rest = n - k1
+        if rest == 0:
+            break
+        rt.launch_nd(k_rows, (rest, n_mat), (64 if rest >= 64 else rest, 1), buf, d_buf,
+                     np.uint32(n), np.uint32(k0), np.uint32(k1), np.uint32(n_mat))
+        if mode == "tiles":
+            tiles = -(-rest // TILE)
+            rt.launch_nd(k_trail, (tiles * TILE, tiles * TILE, n_mat), (TILE, TILE, 1), buf,
+                         d_buf, np.uint32(n), np.uint32(k0), np.uint32(k1))
+            continue
+        kb = k1 - k0
+        rt.launch_nd(rt.kernel("fields.cl", "ldl_pack_panel", defs), (stride, kb, n_mat),
+                     (8, 1, 1), buf, panel, np.uint32(n), np.uint32(k0), np.uint32(k1),
+                     np.uint32(n_mat), np.uint32(stride))
+        rt.launch_nd(rt.kernel("fields.cl", "ldl_trailing_outer", defs),
+                     (-(-rest // 8), -(-rest // 4), n_mat), (8, 1, 1), buf, d_buf, panel,
+                     np.uint32(n), np.uint32(k0), np.uint32(k1), np.uint32(stride))
+    rt.read(bad_buf, bad)
+    return d_buf, bad
+
+
+def _raise_if_not_pd(bad, name="A"):
+    wrong = np.flatnonzero(bad >= 0)
+    if wrong.size:
+        b = int(wrong[0])
+        raise ValueError(f"{name}[{b}] is not positive definite: pivot {int(bad[b])} "
+                         f"(0-based) is not positive"
+                         + (f" ({wrong.size} matrices fail)" if wrong.size > 1 else ""))
+
+
+def _finalize(rt, defines, buf, d_buf, n, n_mat, mode):
+    """Zeros above the diagonal; unit diagonal (mode 0) or L sqrt(D) (mode 1)."""
+    rt.launch_nd(rt.kernel("fields.cl", "ldl_finalize", {**defines, "TS": TILE}), (n, n, n_mat),
+                 (8, 8, 1), buf, d_buf, np.uint32(n), np.uint32(n_mat), np.int32(mode))
+
+
+def factor_host(rt, host: np.ndarray, mode: int):
+    """Factor the batch ``host`` (its dtype is the precision): (L or L sqrt(D), D, first bad
+    pivot per matrix or -1)."""
+    dt = host.dtype
+    _, defines = _real(dt, rt)
+    n_mat, n = host.shape[0], host.shape[1]
+    out = np.empty_like(host)
+    d = np.empty((n_mat, n), dtype=dt)
+    bad = np.full(n_mat, -1, dtype=np.int32)
+    for a, b in _matrix_chunks(rt, n_mat, n * n * dt.itemsize, "the factorisation"):
+        buf = rt.to_device(np.ascontiguousarray(host[a:b]))
+        d_buf, bad[a:b] = _ldl_on_device(rt, buf, n, b - a, dt, defines)
+        _finalize(rt, defines, buf, d_buf, n, b - a, mode)
+        rt.read(buf, out[a:b])
+        rt.read(d_buf, d[a:b])
+    return out, d, bad
+
+
+def matern_host(rt, p: np.ndarray, coords: np.ndarray, dt: np.dtype) -> np.ndarray:
+    """Matérn covariance matrices (n_params, n, n) of checked coordinates and parameters."""
+    n = coords.shape[0]
+    out = np.empty((p.shape[0], n, n), dtype=dt)
+    for a, b in _matrix_chunks(rt, p.shape[0], n * n * dt.itemsize, "matern_cov"):
+        rt.read(_matern_buffer(rt, coords, p[a:b], dt), out[a:b])
+    return out
+
+
+def multiply_host(rt, low: np.ndarray, d: np.ndarray, z: np.ndarray, mode: int) -> np.ndarray:
+    """``L w(D) Z`` per matrix in the precision of ``low`` (``mode``: 0 sqrt, 1 identity,
+    2 none)."""
+    dt = low.dtype
+    _, defines = _real(dt, rt)
+    b, n_sim, n = z.shape
+    out = np.empty((b, n_sim, n), dtype=dt)
+    per = max(n * n, n_sim * n) * dt.itemsize
+    for a, e in _matrix_chunks(rt, b, per, "multiply_lower_diag"):
+        bufs = [rt.to_device(np.ascontiguousarray(x[a:e], dtype=dt), writable=False)
+                for x in (low, d, z)]
+        o_buf = rt.empty(out[a:e].nbytes)
+        _lower_times(rt, defines, *bufs, o_buf, n, n_sim, e - a, mode)
+        rt.read(o_buf, out[a:e])
+    return out
+
+
+def simulate_host(rt, p: np.ndarray, z: np.ndarray, coords: np.ndarray):
+    """Fields ``L D^½ z`` of every parameter set, all on the device: (fields, first bad pivot
+    per parameter set or -1)."""
+    dt = z.dtype
+    _, defines = _real(dt, rt)
+    n, m, n_sim = coords.shape[0], p.shape[0], z.shape[1]
+    out = np.empty((m, n_sim, n), dtype=dt)
+    bad = np.full(m, -1, dtype=np.int32)
+    per = max(n * n, n_sim * n) * dt.itemsize
+    for a, b in _matrix_chunks(rt, m, per, "simulate_fields"):
+        cov = _matern_buffer(rt, coords, p[a:b], dt, mirror=False)  # LDL reads the lower part
+        d_buf, bad[a:b] = _ldl_on_device(rt, cov, n, b - a, dt, defines)
+        if (bad[a:b] >= 0).any():
+            break
+        _finalize(rt, defines, cov, d_buf, n, b - a, 0)
+        z_buf = rt.to_device(np.ascontiguousarray(z[a:b]), writable=False)
+        o_buf = rt.empty(out[a:b].nbytes)
+        _lower_times(rt, defines, cov, d_buf, z_buf, o_buf, n, n_sim, b - a, 0)
+        rt.read(o_buf, out[a:b])
+    return out, bad
+
+
+def _lower_times(rt, defines, l_buf, d_buf, z_buf, o_buf, n, n_sim, n_mat, mode):
+    kernel = rt.kernel("fields.cl", "lower_times", {**defines, "TS": TILE})
+    rt.launch_nd(kernel, (n, n_sim, n_mat), (16 if n >= 16 else n, 1, 1), l_buf, d_buf, z_buf,
+                 o_buf, np.uint32(n), np.uint32(n_sim), np.uint32(n_mat), np.int32(mode))

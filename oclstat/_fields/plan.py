@@ -1,0 +1,55 @@
+"""Planning the batched linear algebra: block and tile sizes, per-parameter constants of the
+Matérn kernel, chunks of matrices that fit one allocation."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .._runtime import DeviceCapabilityError
+
+BLOCK = 64        # block columns of ldl_batch
+
+
+TILE = 16         # tile of the trailing update (GPUs)
+
+
+
+
+def _real(dtype, rt):
+    dt = np.dtype(dtype)
+    return dt, rt.real_defines(dt)
+
+
+def _constants(p: np.ndarray) -> np.ndarray:
+    rng, nu, var, nug, ratio, angle = p.T
+    with np.errstate(divide="ignore"):
+        log_var = np.log(var)
+    lg = np.array([math.lgamma(v) for v in nu])
+    out = np.zeros((p.shape[0], 9))
+    out[:, 0] = log_var + (1.0 - nu) * math.log(2.0) - lg
+    out[:, 1] = np.sqrt(8.0 * nu) / rng
+    out[:, 2] = np.cos(angle)
+    out[:, 3] = np.sin(angle)
+    out[:, 4] = 1.0 / ratio
+    out[:, 5] = nu
+    out[:, 6] = nug
+    out[:, 7] = var
+    return out
+
+
+def _matrix_chunks(rt, n_mat: int, per_matrix: int, what: str) -> list[tuple[int, int]]:
+    """Ranges of matrices to process at a time: each buffer of a chunk (``per_matrix`` bytes
+    per matrix) fits one allocation, and a chunk's buffers at most 40% of the device memory."""
+    if per_matrix > rt.info.max_alloc:
+        raise DeviceCapabilityError(
+            f"{what}: one matrix needs {per_matrix / 2**30:.2f} GiB, more than the largest "
+            f"allocation of {rt.info.label} ({rt.info.max_alloc / 2**30:.2f} GiB); use fewer "
+            "points or a device with more memory")
+    step = max(1, min(rt.info.max_alloc // per_matrix,
+                      int(0.4 * rt.info.global_mem) // (3 * per_matrix)))
+    return [(a, min(n_mat, a + step)) for a in range(0, n_mat, step)]
+
+
+_TRANSFORMS = {"sqrt": 0, "identity": 1, "none": 2}

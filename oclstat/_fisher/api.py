@@ -1,0 +1,259 @@
+"""The public functions of the Fisher test: check, plan, draw on the device, report."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from .._random.streams import as_seed, fresh_seed
+from .._runtime import get_runtime
+from .._scale import executor, run
+from .._validation import as_float_dtype, as_int, as_shape, check_host_memory
+from . import tasks
+from .opencl import _run_rcont2
+from .plan import (
+    MAX_TOTAL,
+    _choose_dtype,
+    _device_log_factorials,
+    _Margins,
+    prepare,
+)
+from .result import FisherSimBatchResult, FisherSimResult
+from .validate import _as_counts, _as_margin, _drop_empty
+
+# ----------------------------------------------------------------------------- the test
+
+
+def fisher_sim_batch(tables, n_resamples=2000, *, seed=None, streams=None,
+                     return_statistics=False, dtype=None, device=None, client=None,
+                     progress=None):
+    """Monte Carlo Fisher tests for many tables in one launch (one test per gene, per SNP).
+
+    Parameters
+    ----------
+    tables : array_like (K, r, c), or a sequence of K 2-D tables of any shapes
+        Non-negative integer counts. Each table's empty rows and columns are dropped; each
+        must keep at least 2 x 2 (an error names the first that does not).
+    n_resamples, seed, streams, return_statistics, dtype, progress
+        As :func:`fisher_sim`; every table gets ``n_resamples`` simulated tables.
+    device : device or list of devices, optional
+        One device, or several that share the tables (as ``client=LocalDevices(device)``).
+    client : dask.distributed.Client or oclstat.distributed.LocalDevices, optional
+        Run chunks of tables as tasks; each chunk draws from the streams a single call gives
+        its tables, so the counts are the same for any chunking and any workers (``seed=``
+        only; ``dtype`` float64 unless given).
+
+    Returns
+    -------
+    FisherSimBatchResult
+        Arrays over the tables; ``to_frame()`` adds Benjamini-Hochberg q-values.
+
+    See Also
+    --------
+    fisher_sim : one table, printed as R prints it.
+
+    Notes
+    -----
+    Table ``t`` draws from streams ``t S .. t S + S - 1`` of the seed (S streams per table),
+    so a table's count does not depend on the other tables of the batch or on how the batch
+    is cut into tasks.
+
+    References
+    ----------
+    .. [1] Patefield, W. M. (1981). Algorithm AS 159: an efficient method of generating
+           random r x c tables with given row and column totals. Applied Statistics 30(1),
+           91-97.
+    .. [2] Benjamini, Y. and Hochberg, Y. (1995). Controlling the false discovery rate.
+           Journal of the Royal Statistical Society B 57(1), 289-300.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> x = np.array([[[10, 2], [3, 15]], [[5, 5], [5, 5]]])
+    >>> res = fisher_sim_batch(x, n_resamples=5000, seed=2)
+    >>> res.pvalue.round(2).tolist()      # exact two-sided: 0.0005, 1.0
+    [0.0, 1.0]
+    """
+    if isinstance(tables, np.ndarray) or not isinstance(tables, Sequence):
+        arr = np.asarray(tables)
+        if arr.ndim != 3:
+            raise ValueError(
+                f"tables must be 3-D (K tables x rows x columns) or a sequence of 2-D tables, "
+                f"got shape {arr.shape}"
+            )
+        items = list(arr)
+    else:
+        items = list(tables)
+    if not items:
+        raise ValueError("tables is empty; give at least one table")
+    cleaned = [_drop_empty(_as_counts(t, f"tables[{i}]"), f"tables[{i}]")
+               for i, t in enumerate(items)]
+    b = as_int(n_resamples, "n_resamples", minimum=1, maximum=2**53)
+    runner, owned = executor(device, client)
+    if runner is not None:
+        if streams is not None or return_statistics:
+            raise ValueError("with client= (or several devices) pass seed=, not streams=, and "
+                             "no return_statistics")
+        words = fresh_seed() if seed is None else as_seed(seed)
+        dt = np.dtype(np.float64) if dtype is None else as_float_dtype(dtype)
+        try:
+            statistic, counts = tasks.merge(run(runner, tasks.plan(cleaned, b, words, dt),
+                                                progress=progress, desc="fisher_sim tasks"))
+        finally:
+            if owned:
+                runner.close()
+        return FisherSimBatchResult(statistic, (1.0 + counts) / (b + 1.0), counts, b, None)
+    rt = get_runtime(device[0] if isinstance(device, (list, tuple)) else device)
+    dt = _choose_dtype(rt, dtype)
+    margins, statistic, thresholds, logfact, bits = prepare(rt, cleaned)
+    counts, stats, _ = _run_rcont2(
+        rt, margins, thresholds, b, logfact, bits, seed=seed, streams=streams, dtype=dt,
+        store_stats=bool(return_statistics), store_tables=False, progress=progress,
+        desc="fisher_sim",
+    )
+    null = None if stats is None else -stats.astype(np.float64) * 2.0**-bits
+    return FisherSimBatchResult(statistic, (1.0 + counts) / (b + 1.0), counts, b, null)
+
+
+def fisher_sim(table, n_resamples=2000, *, seed=None, streams=None, return_statistics=False,
+               dtype=None, device=None, progress=None):
+    """Fisher's exact test for an r x c table with a Monte Carlo p-value, as R's
+    ``fisher.test(table, simulate.p.value = TRUE, B = n_resamples)``.
+
+    Parameters
+    ----------
+    table : array_like, 2-D
+        Non-negative integer counts (floats with whole values are accepted). A 3-D array is
+        a batch: see :func:`fisher_sim_batch`.
+    n_resamples : int
+        Tables to simulate (R's ``B``; default 2000 as R).
+    seed : int or six integers, optional
+        Seed of fresh MRG31k3p streams (module docstring: which stream makes which table).
+    streams : oclstat.random.Streams, optional
+        Streams to draw from instead, advanced in place.
+    return_statistics : bool
+        Also return the simulated statistics (``null_distribution``).
+    dtype : numpy.float64 or numpy.float32, optional
+        Precision of the sampling arithmetic (default float64 where the device has it). The
+        statistic and the counts are exact integers either way.
+    device : optional
+        Device (see :func:`oclstat.get_runtime`).
+    progress : bool or None
+        Progress bar for long runs (None: automatic).
+
+    Returns
+    -------
+    FisherSimResult
+        ``pvalue`` = (1 + count) / (n_resamples + 1), ``count``, ``statistic``; printed as R
+        prints an htest. A 3-D input gives a :class:`FisherSimBatchResult`.
+
+    See Also
+    --------
+    fisher_sim_batch : many tables in one launch, on several devices or a Dask cluster.
+    random_table : the simulated tables themselves.
+    scipy.stats.fisher_exact : the exact test (2 x 2, and r x c in recent scipy).
+
+    Notes
+    -----
+    Tables are drawn on the device with Patefield's algorithm, as R's ``rcont2``; a simulated
+    table counts when its probability is at most the observed one's (R's relative tolerance
+    1e-7), compared as exact fixed-point sums of log-factorials, so the count is the same
+    integer on every device for the same seed.
+
+    References
+    ----------
+    .. [1] Patefield, W. M. (1981). Algorithm AS 159: an efficient method of generating
+           random r x c tables with given row and column totals. Applied Statistics 30(1),
+           91-97.
+    .. [2] Xu, R. and Brown, P. E. gpuRandom: ``fisher.sim`` on GPUs (R package).
+    .. [3] Phipson, B. and Smyth, G. K. (2010). Permutation p-values should never be zero.
+           Statistical Applications in Genetics and Molecular Biology 9(1), article 39.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> job = np.array([[1, 2, 1, 0], [3, 3, 6, 1], [10, 10, 14, 9], [6, 7, 12, 11]])
+    >>> res = fisher_sim(job, n_resamples=10000, seed=7)
+    >>> 0.72 < res.pvalue < 0.82    # R's exact fisher.test(Job): 0.7827
+    True
+    """
+    if np.ndim(table) == 3:
+        return fisher_sim_batch(table, n_resamples, seed=seed, streams=streams,
+                                return_statistics=return_statistics, dtype=dtype,
+                                device=device, progress=progress)
+    x = _drop_empty(_as_counts(table, "table"), "table")
+    res = fisher_sim_batch([x], n_resamples, seed=seed, streams=streams,
+                           return_statistics=return_statistics, dtype=dtype, device=device,
+                           progress=progress)
+    null = None if res.null_distribution is None else res.null_distribution[0]
+    return FisherSimResult(float(res.statistic[0]), float(res.pvalue[0]), int(res.count[0]),
+                           res.n_resamples, null, x)
+
+
+def random_table(row_sums, col_sums, size=1, *, seed=None, streams=None, dtype=None,
+                 device=None, progress=None):
+    """Random tables with the given margins, drawn as :func:`fisher_sim` draws them.
+
+    Parameters
+    ----------
+    row_sums, col_sums : sequence of int
+        The margins (equal totals).
+    size : int or tuple of int, optional
+        How many tables (the leading shape of the result).
+    seed, streams, dtype, device, progress
+        As :func:`fisher_sim`.
+
+    Returns
+    -------
+    numpy.ndarray of int64, shape ``size + (len(row_sums), len(col_sums))``
+
+    See Also
+    --------
+    scipy.stats.random_table : the same law on the CPU.
+    fisher_sim : the test these tables feed.
+
+    Notes
+    -----
+    Each table has probability ``prod(row_sums!) prod(col_sums!) / (n! prod(x_ij!))`` (the
+    multivariate hypergeometric law). Integer results: identical on every device for the
+    same seed.
+
+    References
+    ----------
+    .. [1] Patefield, W. M. (1981). Algorithm AS 159: an efficient method of generating
+           random r x c tables with given row and column totals. Applied Statistics 30(1),
+           91-97.
+
+    Examples
+    --------
+    >>> t = random_table([3, 2], [1, 4], size=3, seed=1)
+    >>> t.shape, t.sum(axis=2).tolist()[0], t.sum(axis=1).tolist()[0]
+    ((3, 2, 2), [3, 2], [1, 4])
+    """
+    rows = _as_margin(row_sums, "row_sums")
+    cols = _as_margin(col_sums, "col_sums")
+    if rows.sum() != cols.sum():
+        raise ValueError(
+            f"row_sums and col_sums must have the same total, got {rows.sum()} and {cols.sum()}"
+        )
+    if rows.sum() > MAX_TOTAL:
+        raise ValueError(f"the margins total {rows.sum()}; up to {MAX_TOTAL} is supported")
+    shape, n = as_shape(size)
+    # the tables as uint32 on the way, int64 when returned (and a reordered copy)
+    check_host_memory(n * len(rows) * len(cols) * (4 + 8 + 8), f"random_table(size={size!r})",
+                      "draw fewer tables per call (streams= continues where the last call "
+                      "stopped)")
+    rt = get_runtime(device)
+    dt = _choose_dtype(rt, dtype)
+    margins = _Margins.of(rows, cols)
+    if n == 0:
+        return np.zeros(shape + (len(rows), len(cols)), dtype=np.int64)
+    logfact, bits = _device_log_factorials(rt, int(rows.sum()))
+    _, _, flat = _run_rcont2(
+        rt, [margins], np.zeros(1, dtype=np.int64), n, logfact, bits, seed=seed,
+        streams=streams, dtype=dt,
+        store_stats=False, store_tables=True, progress=progress, desc="random_table",
+    )
+    drawn = flat.reshape((n,) + margins.shape).astype(np.int64)
+    return margins.restore(drawn).reshape(shape + (len(rows), len(cols)))

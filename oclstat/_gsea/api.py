@@ -1,0 +1,219 @@
+"""The public function of GSEA with phenotype permutations."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from .._deprecation import renamed
+from .._random.streams import as_seed, fresh_seed
+from .._runtime import get_runtime
+from .._scale import executor
+from .._validation import as_float_dtype, as_int
+from . import tasks
+from .core import _order, enrichment_score, ranking_metric
+from .opencl import null_statistics
+from .result import GseaResult
+from .validate import _ALIASES, METRICS, _expression, _gene_sets, _phenotype
+
+
+@renamed(n_perm="n_resamples")
+def gsea(
+    expression,
+    phenotype,
+    gene_sets,
+    *,
+    n_resamples: int = 1000,
+    metric: str = "signal_to_noise",
+    weight: float = 1.0,
+    min_size: int = 15,
+    max_size: int = 500,
+    seed=None,
+    classes=None,
+    genes=None,
+    case_sensitive: bool = True,
+    dtype=None,
+    return_null: bool = False,
+    device=None,
+    client=None,
+    progress=None,
+) -> GseaResult:
+    """Gene set enrichment analysis with phenotype permutations on the device.
+
+    Parameters
+    ----------
+    expression : DataFrame, path or array_like
+        Genes x samples (a DataFrame indexed by gene, a GCT/expression file, or an array with
+        ``genes=``).
+    phenotype : sequence, Series, Phenotype or path
+        One class label per sample (two classes), a :class:`oclstat.io.Phenotype` or a CLS
+        file; a Series is matched to the samples by label.
+    gene_sets : dict or path
+        {name: genes} or a GMT file.
+    n_resamples : int, optional
+        Phenotype permutations (``n_perm=`` is the deprecated name).
+    metric : str, optional
+        Ranking metric: "signal_to_noise", "t_test", "diff_of_classes", "ratio_of_classes" or
+        "log2_ratio_of_classes" (Broad GSEA's, with its variance floor).
+    weight : float, optional
+        ES weight p (0 classic Kolmogorov-Smirnov, 1 Broad's default).
+    min_size, max_size : int, optional
+        Sets with fewer or more genes in the data are left out.
+    seed : int or six integers, optional
+        Permutation ``i`` uses MRG31k3p stream ``i`` of the seed on every device, batch size
+        and task split.
+    classes : (str, str), optional
+        Which label is class A (default the CLS file's first class or the first label seen).
+    genes : sequence of str, optional
+        Gene names of an array ``expression``.
+    case_sensitive : bool, optional
+        Match gene names exactly (Broad GSEA ignores case when False).
+    dtype : numpy.float64 or numpy.float32, optional
+        Precision of the permuted metrics (float32 by default on devices without fp64); every
+        device gives the same ranks and ES for the same seed.
+    return_null : bool, optional
+        Keep the null ES of every set (``es_null``).
+    device : device or list of devices, optional
+        One device, or several that share the permutations.
+    client : dask.distributed.Client or LocalDevices, optional
+        Run the permutations as tasks (the same result for the same seed).
+    progress : bool or None, optional
+        Progress bar (None: automatic).
+
+    Returns
+    -------
+    GseaResult
+        ``table`` (one row per set, by decreasing NES: es, nes, pval, fdr, fwer, size,
+        leading_edge), the ranking, and :meth:`GseaResult.running_sum` for plots.
+
+    See Also
+    --------
+    oclstat.plot_enrichment : the running-sum plot of one set.
+    oclstat.io.read_gct, oclstat.io.read_cls, oclstat.io.read_gmt : Broad's file formats.
+
+    Notes
+    -----
+    ES, NES, nominal p, FDR q-value and FWER are Broad GSEA's definitions (phenotype
+    permutations, NES by the mean of the same-signed null ES, FDR from the NES of every set).
+    The ES of the permuted labellings come from exact integer sums of fixed-point weights,
+    so they do not depend on the device or the order of summation.
+
+    References
+    ----------
+    .. [1] Subramanian, A. et al. (2005). Gene set enrichment analysis: a knowledge-based
+           approach for interpreting genome-wide expression profiles. PNAS 102(43),
+           15545-15550.
+    .. [2] Hundt, C., Hildebrandt, A. and Schmidt, B. (2016). rapidGSEA: speeding up gene set
+           enrichment analysis on multi-core CPUs and CUDA-enabled GPUs. BMC Bioinformatics
+           17, 394.
+
+    Examples
+    --------
+    >>> import numpy as np, pandas as pd, oclstat
+    >>> rng = np.random.default_rng(1)
+    >>> expr = pd.DataFrame(rng.normal(size=(200, 8)), index=[f"G{i}" for i in range(200)])
+    >>> expr.iloc[:20, :4] += 2.0
+    >>> res = oclstat.gsea(expr, ["a"] * 4 + ["b"] * 4, {"up": [f"G{i}" for i in range(20)]},
+    ...                    n_resamples=200, min_size=10, seed=1)
+    >>> res.table.index[0], bool(res.table["nes"].iloc[0] > 1)
+    ('up', True)
+    """
+
+    metric = _ALIASES.get(metric, metric)
+    if metric not in METRICS:
+        raise ValueError(f"metric must be one of {METRICS}, got {metric!r}")
+    try:
+        weight = float(weight)
+    except (TypeError, ValueError):
+        raise TypeError(f"weight must be a number, got {weight!r}") from None
+    if not np.isfinite(weight) or weight < 0:
+        raise ValueError(f"weight must be a finite number >= 0, got {weight}")
+    n_resamples = as_int(n_resamples, "n_resamples", minimum=1)
+    min_size = as_int(min_size, "min_size", minimum=1)
+    max_size = as_int(max_size, "max_size", minimum=1)
+    if max_size < min_size:
+        raise ValueError(f"max_size ({max_size}) must be >= min_size ({min_size})")
+    values, names, samples = _expression(expression, genes)
+    mask, classes = _phenotype(phenotype, classes, values.shape[1], samples)
+    n_a, n_b = int(mask.sum()), int((~mask).sum())
+    need = 2 if metric in ("signal_to_noise", "t_test") else 1
+    if min(n_a, n_b) < need:
+        raise ValueError(f"phenotype: class sizes {n_a} ({classes[0]}) and {n_b} ({classes[1]}); "
+                         f"metric {metric!r} needs at least {need} samples in each class")
+    if metric in ("ratio_of_classes", "log2_ratio_of_classes") and values.min() <= 0:
+        raise ValueError(f"metric {metric!r} needs positive expression values (the data has "
+                         f"minimum {values.min():g}); use signal_to_noise or diff_of_classes")
+    sets, n_filtered = _gene_sets(gene_sets, names, min_size, max_size, case_sensitive)
+
+    # observed labelling, in float64 on the host
+    m_obs, key_obs = ranking_metric(values, mask, metric)
+    if np.all(key_obs == key_obs[0]):
+        raise ValueError(f"the {metric} metric is {key_obs[0]:g} for every gene (is the "
+                         "expression constant across samples?): no ranking, no enrichment")
+    order = _order(key_obs)
+    sorted_metric = m_obs[order]
+    position = np.empty(order.size, dtype=np.int64)
+    position[order] = np.arange(order.size)
+    set_names = list(sets)
+    es_obs = np.empty(len(sets))
+    leading = []
+    for i, name in enumerate(set_names):
+        pos = np.sort(position[sets[name]])
+        es, peak = enrichment_score(sorted_metric, pos, weight)
+        es_obs[i] = es
+        edge = pos[: peak + 1] if es >= 0 else pos[peak:][::-1]
+        leading.append([names[order[q]] for q in edge])
+
+    runner, owned = executor(device, client)
+    if runner is not None:
+        if return_null:
+            raise ValueError("return_null=True is not available with client= or several "
+                             "devices")
+        words = fresh_seed() if seed is None else as_seed(seed)
+        try:
+            null = tasks.null_statistics(
+                runner, values, mask, [sets[s] for s in set_names], es_obs, metric=metric,
+                weight=weight, n_resamples=n_resamples, words=words,
+                dtype=np.float64 if dtype is None else as_float_dtype(dtype), progress=progress)
+        finally:
+            if owned:
+                runner.close()
+        label = f"tasks on {type(runner).__name__}"
+    else:
+        rt = get_runtime(device[0] if isinstance(device, (list, tuple)) else device)
+        dtype = rt.default_real() if dtype is None else as_float_dtype(dtype)
+        null = null_statistics(
+            rt, values, mask, [sets[s] for s in set_names], es_obs, metric=metric,
+            weight=weight, n_resamples=n_resamples, seed=seed, dtype=dtype,
+            return_null=return_null, progress=progress,
+        )
+        label = rt.info.label
+    table = pd.DataFrame(
+        {
+            "es": es_obs,
+            "nes": null.nes,
+            "pval": null.pval,
+            "fdr": null.fdr,
+            "fwer": null.fwer,
+            "size": [len(sets[s]) for s in set_names],
+            "leading_edge": leading,
+        },
+        index=pd.Index(set_names, name="term"),
+    )
+    es_null = None
+    if null.es_table is not None:
+        es_null = pd.DataFrame(null.es_table, index=table.index)
+    table = table.sort_values("nes", ascending=False, kind="stable")
+    ranking = pd.Series(sorted_metric, index=pd.Index([names[g] for g in order], name="gene"))
+    return GseaResult(
+        table=table,
+        ranking=ranking,
+        gene_sets={s: [names[g] for g in sets[s]] for s in set_names},
+        metric=metric,
+        weight=weight,
+        classes=classes,
+        n_resamples=n_resamples,
+        n_filtered=n_filtered,
+        device=label,
+        es_null=es_null,
+    )

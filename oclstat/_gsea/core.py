@@ -1,0 +1,117 @@
+"""GSEA's definitions on the host, the reference the device follows: ranking metrics, the tie
+rule, exact fixed-point weights, enrichment scores and running sums."""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+def ranking_metric(values: np.ndarray, mask: np.ndarray,
+                   metric: str) -> tuple[np.ndarray, np.ndarray]:
+    """The ranking metric of every gene (rows of ``values``) for class A = ``mask``, in float64.
+
+    Returns ``(metric, key)``: ``key`` is what genes are ranked by (the ratio for
+    ``log2_ratio_of_classes``, whose ranking it shares; the metric itself otherwise).
+
+    >>> v = np.array([[1.0, 2.0, 3.0, 5.0]]); m = np.array([True, True, False, False])
+    >>> ranking_metric(v, m, "diff_of_classes")[0].tolist()
+    [-2.5]
+    """
+    a, b = values[:, mask], values[:, ~mask]
+    ma, mb = a.mean(axis=1), b.mean(axis=1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        if metric == "signal_to_noise":
+            sa = np.maximum(a.std(axis=1, ddof=1), 0.2 * np.abs(ma))
+            sb = np.maximum(b.std(axis=1, ddof=1), 0.2 * np.abs(mb))
+            sa[sa == 0] = 0.2
+            sb[sb == 0] = 0.2
+            m = (ma - mb) / (sa + sb)
+        elif metric == "t_test":
+            va, vb = a.var(axis=1, ddof=1), b.var(axis=1, ddof=1)
+            m = (ma - mb) / np.sqrt(va / a.shape[1] + vb / b.shape[1])
+        elif metric == "diff_of_classes":
+            m = ma - mb
+        else:
+            m = ma / mb
+    m = np.where(np.isfinite(m), m, 0.0)
+    if metric == "log2_ratio_of_classes":
+        return np.log2(m), m
+    return m, m
+
+
+def _order(key: np.ndarray) -> np.ndarray:
+    """Gene indices by decreasing key, equal keys by decreasing index (the documented tie rule)."""
+    idx = np.arange(key.size)
+    return np.lexsort((-idx, -key))
+
+
+def weight_bits(n_genes: int) -> int:
+    """Binary digits of the largest gene weight in the exact ES sums (cl_kernels/gsea.cl's
+    WEIGHT_BITS): as many as keep a sum over all genes below 2^62, at most 52."""
+    return int(min(52, 62 - max(1, int(n_genes)).bit_length()))
+
+
+def gene_weights(metric: np.ndarray, weight: float) -> np.ndarray:
+    """|m|^p of every gene, as the device computes it (p = 1.5: |m| sqrt(|m|))."""
+    a = np.abs(np.asarray(metric, dtype=np.float64))
+    if weight == 0:
+        return np.ones_like(a)
+    if weight == 1:
+        return a
+    if weight == 2:
+        return a * a
+    if weight == 1.5:
+        return a * np.sqrt(a)
+    return a**weight
+
+
+def fixed_weights(weights: np.ndarray, top: float, bits: int) -> np.ndarray:
+    """The weights as exact integers: round(w 2^(bits - E)), E the binary exponent of the
+    largest weight ``top``; a power-of-two scaling, as on the device."""
+    w = np.asarray(weights, dtype=np.float64)
+    exponent = int(np.frexp(top)[1]) if top > 0 else 0
+    return np.rint(np.ldexp(w, bits - exponent)).astype(np.int64)
+
+
+def enrichment_score(sorted_metric: np.ndarray, positions: np.ndarray, weight: float = 1.0):
+    """ES of a set whose members sit at ``positions`` (ascending) of a ranking whose metric,
+    in ranking order, is ``sorted_metric``. Returns ``(es, peak)``: ``peak`` is the index into
+    ``positions`` of the extreme (the leading edge is ``positions[:peak + 1]`` for ES >= 0,
+    ``positions[peak:]`` otherwise).
+
+    The weights are summed as exact integers (:func:`fixed_weights`, scaled by the largest
+    weight of the whole ranking, :func:`weight_bits` digits) and each point of the walk is one
+    correctly rounded division, exactly as the device computes the null ES.
+
+    >>> enrichment_score(np.array([3.0, 2.0, 1.0, -1.0]), np.array([0, 1]))
+    (np.float64(1.0), 1)
+    """
+    n, k = sorted_metric.size, positions.size
+    w_all = gene_weights(sorted_metric, weight)
+    w = fixed_weights(w_all[positions], float(w_all.max()) if n else 0.0, weight_bits(n))
+    nr = int(w.sum())
+    if nr > 0:
+        c = np.cumsum(w)
+        c = c.astype(np.float64) / np.float64(nr)
+        cb = (np.cumsum(w) - w).astype(np.float64) / np.float64(nr)
+    else:
+        c = np.arange(1, k + 1, dtype=np.float64) / np.float64(k)
+        cb = np.arange(k, dtype=np.float64) / np.float64(k)
+    miss = (positions - np.arange(k)).astype(np.float64) / np.float64(n - k)
+    tops, bottoms = c - miss, cb - miss
+    i_max, i_min = int(np.argmax(tops)), int(np.argmin(bottoms))
+    if tops[i_max] > -bottoms[i_min]:
+        return tops[i_max], i_max
+    return bottoms[i_min], i_min
+
+
+def running_sum(sorted_metric: np.ndarray, positions: np.ndarray,
+                weight: float = 1.0) -> np.ndarray:
+    """The running enrichment sum at every position of the ranking (for plots)."""
+    n, k = sorted_metric.size, positions.size
+    hit = np.zeros(n, dtype=bool)
+    hit[positions] = True
+    w = np.abs(sorted_metric) ** weight if weight != 0 else np.ones(n)
+    nr = w[hit].sum()
+    step = np.where(hit, (w / nr) if nr > 0 else 1.0 / k, -1.0 / (n - k))
+    return np.cumsum(step)

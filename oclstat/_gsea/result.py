@@ -1,0 +1,77 @@
+"""GSEA's frozen result."""
+
+from __future__ import annotations
+
+import warnings
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from .._results import short_repr
+from .core import running_sum
+
+
+@dataclass(frozen=True, repr=False)
+class GseaResult:
+    """Result of :func:`gsea`.
+
+    table
+        One row per gene set (index: set name), sorted by decreasing NES: ``es``, ``nes``,
+        ``pval`` (nominal), ``fdr`` (Broad's q-value), ``fwer``, ``size`` (genes of the set in
+        the data) and ``leading_edge`` (the genes up to the ES peak, in ranking order).
+    ranking
+        The observed metric of every gene, in ranking order (a Series indexed by gene).
+    es_null
+        With ``return_null=True``: the null ES, sets x permutations (a DataFrame).
+    """
+
+    table: pd.DataFrame
+    ranking: pd.Series
+    gene_sets: dict
+    metric: str
+    weight: float
+    classes: tuple
+    n_resamples: int
+    n_filtered: int
+    device: str
+    es_null: pd.DataFrame | None = field(default=None, repr=False)
+
+    @property
+    def n_perm(self) -> int:
+        """Deprecated name of :attr:`n_resamples`."""
+        warnings.warn("GseaResult.n_perm is now n_resamples (the old name goes in the next "
+                      "release)", DeprecationWarning, stacklevel=2)
+        return self.n_resamples
+
+    def __repr__(self) -> str:
+        t = self.table
+        top = None
+        if len(t):
+            best = t.index[0]
+            top = f"{best} (NES {t['nes'].iloc[0]:.3g}, FDR {t['fdr'].iloc[0]:.3g})"
+        return short_repr("GseaResult", sets=len(t), n_resamples=self.n_resamples,
+                          metric=self.metric, classes=f"{self.classes[0]} vs {self.classes[1]}",
+                          significant=int((t["fdr"] < 0.25).sum()) if len(t) else 0, top=top)
+
+    def to_frame(self) -> pd.DataFrame:
+        """The results table (a copy): one row per gene set, by decreasing NES."""
+        return self.table.copy()
+
+    def running_sum(self, set_name: str) -> np.ndarray:
+        """The running enrichment sum of ``set_name`` along the ranking."""
+        pos = self._positions(set_name)
+        return running_sum(self.ranking.to_numpy(), pos, self.weight)
+
+    def _positions(self, set_name: str) -> np.ndarray:
+        if set_name not in self.gene_sets:
+            raise KeyError(f"no gene set {set_name!r} in this result")
+        where = pd.Index(self.ranking.index).get_indexer(self.gene_sets[set_name])
+        return np.sort(where)
+
+    def to_tsv(self, path) -> None:
+        """Write the table as tab-separated text (leading-edge genes joined by ``;``)."""
+        out = self.table.copy()
+        out["leading_edge"] = [";".join(g) for g in out["leading_edge"]]
+        out.index.name = "term"
+        out.to_csv(path, sep="\t", float_format="%.6g")

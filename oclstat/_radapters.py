@@ -1,0 +1,306 @@
+"""The R functions of oclstat, written once in Python: R's argument names and defaults in,
+R-shaped results out. Both R bridges call these: the R package (``rbridge/``, through
+reticulate and :mod:`oclstat._rbridge`) and :mod:`oclstat.rinterop` (rpy2).
+
+An adapter takes Python values (numpy arrays, lists, dicts, scalars; R's ``NULL`` as None)
+under the R formals of its function (:data:`oclstat._vocabulary.ENTRIES`), plus the keyword
+``device`` (the bridge's current device, from ``setDevice()``) and, where R shows it,
+``dname`` (the expression the caller passed). It returns an :class:`RValue` (an R list, htest,
+data.frame or factor), an array, or a string vector; a Python error message names the
+arguments as R does.
+
+>>> out = ADAPTERS["fisher.sim"](np.array([[3, 1], [1, 3]]), B=2000, seed=1)
+>>> out.r_class, round(out.value["p.value"], 3)    # exact fisher.test: 0.4857
+('htest', 0.502)
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ._vocabulary import python_to_r
+
+__all__ = ["RValue", "ADAPTERS", "STREAM_COLUMNS"]
+
+#: Column names of gpuRandom's stream matrices (n x 12: current, then initial states).
+STREAM_COLUMNS = tuple(f"{w}.g{g}.{i}" for w in ("current", "initial")
+                       for g in (1, 2) for i in (1, 2, 3))
+
+
+@dataclass(frozen=True)
+class RValue:
+    """An R value with a class or attributes: ``value`` is a dict (an R named list; a
+    data.frame's columns) or an array (a vector, matrix, or a factor's 1-based codes)."""
+
+    value: object
+    r_class: str | None = None
+    attributes: dict = field(default_factory=dict)
+
+
+class Characters(list):
+    """A character vector (a plain list of strings could also be an R list)."""
+
+
+def _r_function(name: str, python_name: str):
+    """Register an adapter under its R name; Python argument names in its errors become R's."""
+    def decorate(fn):
+        @functools.wraps(fn)
+        def wrapper(*args, **kwargs):
+            try:
+                return fn(*args, **kwargs)
+            except (ValueError, TypeError) as exc:
+                raise type(exc)(python_to_r(python_name, str(exc))) from None
+        ADAPTERS[name] = wrapper
+        return wrapper
+    return decorate
+
+
+#: R function name -> its adapter.
+ADAPTERS: dict = {}
+
+
+def _streams_value(st) -> RValue:
+    return RValue(st.to_matrix(substream=False),
+                  attributes={"dimnames": [None, Characters(STREAM_COLUMNS)]})
+
+
+def _streams(streams):
+    from .random import Streams
+
+    if streams is None or isinstance(streams, Streams):
+        return streams
+    return Streams.from_matrix(np.asarray(streams))
+
+
+def _dtype(type_: str) -> str:
+    if type_ not in ("double", "float"):
+        raise ValueError(f"type must be \"double\" or \"float\", got {type_!r}")
+    return "float64" if type_ == "double" else "float32"
+
+
+def _size(n):
+    n = np.atleast_1d(np.asarray(n)).ravel()
+    if n.size not in (1, 2):
+        raise ValueError("n must be a count or c(nrow, ncol)")
+    size = tuple(int(v) for v in n)
+    return size if len(size) == 2 else size[0]
+
+
+# ----------------------------------------------------------------------------- tests
+
+@_r_function("fisher.sim", "fisher_sim")
+def fisher_sim(x, B=2000, seed=None, streams=None, *, device=None, dname="x"):  # noqa: N803
+    from ._fisher import fisher_sim as run
+
+    st = _streams(streams)
+    res = run(np.asarray(x), n_resamples=B, seed=seed, streams=st, device=device)
+    out = {"p.value": float(res.pvalue), "alternative": "two.sided",
+           "method": "Fisher's Exact Test for Count Data with simulated p-value\n\t "
+                     f"(based on {int(B)} replicates)",
+           "data.name": dname, "null.count": int(res.count)}
+    attributes = {"streams": _streams_value(st)} if st is not None else {}
+    return RValue(out, "htest", attributes)
+
+
+@_r_function("permTest", "permutation_test")
+def perm_test(x, y, nWindows=None, alternative="two.sided", midP=False, *,  # noqa: N803
+              features=None, device=None, dname="x and y"):
+    from ._multitest import benjamini_hochberg
+    from ._permutation import permutation_test
+
+    alternatives = {"two.sided": "two-sided", "less": "less", "greater": "greater"}
+    if alternative not in alternatives:
+        raise ValueError(f"alternative must be one of {list(alternatives)}, got "
+                         f"{alternative!r}")
+    x, y = np.asarray(x, dtype=np.float64), np.asarray(y, dtype=np.float64)
+    one = x.ndim == 1 and y.ndim == 1
+    if not one and (x.ndim != 2 or y.ndim != 2 or x.shape[0] != y.shape[0]):
+        raise ValueError("x and y must both be vectors, or matrices with the same rows "
+                         "(features)")
+    res = permutation_test(x, y, n_windows=nWindows, alternative=alternatives[alternative],
+                           mid_p=bool(midP), device=device)
+    if one:
+        method = ("Exact two-sample permutation test (sum of the first sample"
+                  + ("" if nWindows is None else f"'s window scores, {int(nWindows)} windows")
+                  + ")" + (", mid-P" if midP else ""))
+        return RValue({"statistic": RValue(np.array([float(res.statistic)]),
+                                           attributes={"names": Characters(["T"])}),
+                       "p.value": float(res.pvalue), "alternative": alternative,
+                       "method": method, "data.name": dname}, "htest")
+    p = np.asarray(res.pvalue, dtype=np.float64)
+    feature = (Characters(str(f) for f in features) if features is not None
+               else np.arange(1, len(p) + 1))
+    return RValue({"feature": feature, "statistic": np.asarray(res.statistic, dtype=float),
+                   "p.value": p, "q.value": benjamini_hochberg(p)}, "data.frame")
+
+
+@_r_function("gsea", "gsea")
+def gsea(expr, labels, geneSets, nperm=1000, metric="signal_to_noise", weight=1.0,  # noqa: N803
+         minSize=15, maxSize=500, seed=None, *, genes=None, classes=None, device=None):  # noqa: N803
+    from ._gsea import gsea as run
+    from ._multitest import benjamini_hochberg
+
+    if not isinstance(geneSets, dict) or not geneSets or any(not k for k in geneSets):
+        raise ValueError("geneSets must be a named list of character vectors")
+    res = run(np.asarray(expr, dtype=np.float64), [str(v) for v in labels],
+              {k: [str(g) for g in np.atleast_1d(v)] for k, v in geneSets.items()},
+              genes=None if genes is None else [str(g) for g in genes],
+              classes=None if classes is None else tuple(str(c) for c in classes),
+              n_resamples=nperm, metric=metric, weight=weight, min_size=minSize,
+              max_size=maxSize, seed=seed, device=device)
+    t = res.table
+    pval = t["pval"].to_numpy(dtype=float)
+    return RValue({"pathway": Characters(str(s) for s in t.index), "pval": pval,
+                   "padj": benjamini_hochberg(pval), "ES": t["es"].to_numpy(dtype=float),
+                   "NES": t["nes"].to_numpy(dtype=float),
+                   "size": t["size"].to_numpy(dtype=np.int32),
+                   "leadingEdge": [Characters(g) for g in t["leading_edge"]],
+                   "FDR": t["fdr"].to_numpy(dtype=float),
+                   "FWER": t["fwer"].to_numpy(dtype=float)}, "data.frame")
+
+
+@_r_function("epistasis", "epistasis")
+def epistasis(genotypes, phenotype, order=4, top=10, score="k2", snpNames=None,  # noqa: N803
+              backend="auto", *, device=None):
+    from ._epistasis import epistasis as run
+
+    res = run(np.asarray(genotypes), np.asarray(phenotype),
+              order=order, top=top, score=score, backend=backend, device=device)
+    t = res.table
+    k = int(order)
+    cols: dict = {f"snp{i}": t[f"snp{i}"].to_numpy(dtype=np.int32) + 1 for i in range(1, k + 1)}
+    if snpNames is not None:
+        names = [str(s) for s in np.atleast_1d(snpNames)]
+        for i in range(1, k + 1):
+            cols[f"name{i}"] = Characters(names[j - 1] for j in cols[f"snp{i}"])
+    cols[score] = t[score].to_numpy(dtype=float)
+    return RValue(cols, "data.frame")
+
+
+# ----------------------------------------------------------------------------- random numbers
+
+@_r_function("createStreams", "random.create_streams")
+def create_streams(n, seed=(12345,) * 6, *, device=None):
+    from .random import create_streams as run
+
+    return _streams_value(run(n, seed=seed))
+
+
+def _draw(kind: str, n, streams, type_, seed, device, **extra):
+    from . import random
+
+    st = _streams(streams)
+    values = getattr(random, kind)(_size(n), streams=st, seed=None if st is not None else seed,
+                                   dtype=_dtype(type_), device=device, **extra)
+    if st is None:
+        return values
+    return RValue(values, attributes={"streams": _streams_value(st)})
+
+
+@_r_function("runifGpu", "random.uniform")
+def runif(n, streams=None, type="double", seed=None, *, device=None):  # noqa: A002
+    return _draw("uniform", n, streams, type, seed, device)
+
+
+@_r_function("rnormGpu", "random.normal")
+def rnorm(n, streams=None, type="double", seed=None, *, device=None):  # noqa: A002
+    return _draw("normal", n, streams, type, seed, device)
+
+
+@_r_function("rexpGpu", "random.exponential")
+def rexp(n, rate=1.0, streams=None, type="double", seed=None, *, device=None):  # noqa: A002
+    return _draw("exponential", n, streams, type, seed, device, rate=float(rate))
+
+
+# ----------------------------------------------------------------------------- fields
+
+@_r_function("maternBatch", "matern_cov")
+def matern_batch(coords, params, type="double", *, device=None):  # noqa: A002
+    from ._fields import matern_cov
+
+    return matern_cov(coords, params, dtype=_dtype(type), device=device)
+
+
+@_r_function("cholBatch", "ldl_batch")
+def chol_batch(A, *, device=None):  # noqa: N803
+    from ._fields import ldl_batch
+
+    r = ldl_batch(A, device=device)
+    return RValue({"L": r.L, "D": r.D, "logdet": r.logdet})
+
+
+@_r_function("multiplyLowerDiagonalBatch", "multiply_lower_diag")
+def multiply_lower_diagonal_batch(L, D, Z, transform="sqrt", *, device=None):  # noqa: N803
+    from ._fields import multiply_lower_diag
+
+    return multiply_lower_diag(L, D, Z, transform=transform, device=device)
+
+
+@_r_function("simulateFields", "simulate_fields")
+def simulate_fields(coords, params, Nsim, seed=None, type="double", *,  # noqa: N803, A002
+                    device=None):
+    from ._fields import simulate_fields as run
+
+    return run(coords, params, Nsim, seed=seed, dtype=_dtype(type), device=device)
+
+
+# ----------------------------------------------------------------------------- files, devices
+
+@_r_function("readGct", "io.read_gct")
+def read_gct(path, *, device=None):
+    from .io import read_expression
+
+    frame = read_expression(str(path))
+    desc = frame.attrs.get("description")
+    attributes = {"dimnames": [Characters(str(g) for g in frame.index),
+                               Characters(str(s) for s in frame.columns)]}
+    if desc is not None:
+        attributes["description"] = Characters(str(d) for d in desc)
+    return RValue(frame.to_numpy(dtype=np.float64), attributes=attributes)
+
+
+@_r_function("readCls", "io.read_cls")
+def read_cls(path, *, device=None):
+    from .io import read_cls as run
+
+    ph = run(str(path))
+    codes = np.array([list(ph.classes).index(x) + 1 for x in ph.labels], dtype=np.int32)
+    return RValue(codes, "factor", {"levels": Characters(str(c) for c in ph.classes)})
+
+
+@_r_function("readGmt", "io.read_gmt")
+def read_gmt(path, *, device=None):
+    from .io import read_gmt as run
+
+    return RValue({str(k): Characters(v) for k, v in run(str(path)).items()})
+
+
+@_r_function("listDevices", "devices")
+def list_devices(*, device=None):
+    from ._runtime import devices
+
+    found = devices()
+    return RValue({"index": np.array([d.index for d in found], dtype=np.int32),
+                   "type": Characters(d.type for d in found),
+                   "platform": Characters(d.platform for d in found),
+                   "name": Characters(d.name for d in found),
+                   "computeUnits": np.array([d.compute_units for d in found], dtype=np.int32),
+                   "globalMemGiB": np.array([d.global_mem / 2**30 for d in found]),
+                   "fp64": np.array([bool(d.fp64) for d in found])}, "data.frame")
+
+
+@_r_function("setDevice", "get_runtime")
+def set_device(device=None):
+    """The index and label of ``device`` (the bridge keeps the index); None for the default."""
+    from ._runtime import get_runtime
+
+    if device is None:
+        return None
+    if isinstance(device, float) and device.is_integer():
+        device = int(device)
+    info = get_runtime(device).info
+    return RValue({"index": int(info.index), "label": f"[{info.index}] {info.platform} | "
+                                                      f"{info.name}"})

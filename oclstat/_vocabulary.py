@@ -1,0 +1,182 @@
+"""One table of names: every public function's arguments as Python, the command line and R
+spell them.
+
+A Python argument has one meaning everywhere (``n_resamples`` is the number of random
+resamples of every capability, ``seed``/``streams``/``device`` are keyword-only and mean the
+same thing in every function). The command line writes it as one flag in every sub-command
+(``--resamples``, ``--seed``, ``--device``). The R package follows the R tools its users know
+(``B`` as ``fisher.test``, ``nperm``/``minSize`` as fgsea, ``type``/``Nsim`` as gpuRandom), so an
+R name is per function; the R bridges choose the device with ``setDevice()`` instead of an
+argument. ``tests/test_vocabulary.py`` checks every public signature, every argparse flag and
+every R formal against this table, and the command line and both R bridges translate error
+messages with it.
+
+>>> ENTRIES["fisher_sim"].r_name("n_resamples"), ENTRIES["gsea"].r_name("n_resamples")
+('B', 'nperm')
+>>> cli_flag("n_resamples"), cli_flag("min_size")
+('--resamples', '--min-size')
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+__all__ = ["Entry", "ENTRIES", "CLI_FLAGS", "KEYWORD_ONLY", "cli_flag", "python_to_r",
+           "python_to_cli"]
+
+#: Python argument -> command-line flag, the same in every sub-command that offers it
+#: (positional command-line arguments are written without dashes).
+CLI_FLAGS = {
+    "seed": "--seed",
+    "streams": "--streams",
+    "device": "--device",
+    "client": "--scheduler",
+    "dtype": "--dtype",
+    "n_resamples": "--resamples",
+    "n_windows": "--windows",
+    "alternative": "--alternative",
+    "mid_p": "--mid-p",
+    "metric": "--metric",
+    "weight": "--weight",
+    "min_size": "--min-size",
+    "max_size": "--max-size",
+    "case_sensitive": "--case-insensitive",
+    "order": "--order",
+    "score": "--score",
+    "top": "--top",
+    "layout": "--layout",
+    "backend": "--backend",
+    "n_sim": "--n-sim",
+    "params": "--param",
+    "size": "--n",
+    "low": "--low",
+    "high": "--high",
+    "loc": "--loc",
+    "scale": "--scale",
+    "rate": "--rate",
+    "header": "--header",
+    "row_names": "--row-names",
+    "return_statistics": "--statistics",
+    "table": "table",
+}
+
+#: Arguments that are keyword-only in every public function that has them.
+KEYWORD_ONLY = ("seed", "streams", "device", "client", "progress", "dtype")
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One public function: its command-line sub-command and R function (None: not offered
+    there), the R name of each argument that R spells differently or leaves out (None: R has
+    no such argument), other command-line spellings, and the flags and formals with no Python
+    argument."""
+
+    cli: str | None = None
+    r: str | None = None
+    r_names: dict = field(default_factory=dict)
+    cli_names: dict = field(default_factory=dict)
+    not_in_cli: tuple = ()
+    cli_only: tuple = ()
+    r_only: tuple = ()
+
+    def r_name(self, python: str) -> str | None:
+        """The R formal of Python argument ``python`` (None where R has none)."""
+        if python in self.r_names:
+            return self.r_names[python]
+        return None if python in _NOT_IN_R else python
+
+    def cli_names_of(self, python: str) -> tuple[str, ...]:
+        """The command-line flags of Python argument ``python`` (empty where the command line
+        leaves it out); KeyError for an argument this table does not place."""
+        if python in self.cli_names:
+            value = self.cli_names[python]
+            return value if isinstance(value, tuple) else (value,)
+        if self.cli is None or python in self.not_in_cli or python in _NOT_IN_CLI:
+            return ()
+        return (CLI_FLAGS[python],)
+
+
+#: Arguments no R function takes (the device comes from setDevice(); Python-only options).
+_NOT_IN_R = {"device", "client", "progress", "out", "return_null", "return_statistics",
+             "dtype", "axis", "case_sensitive", "genes", "layout"}
+
+#: Arguments the command line leaves out (it writes files and shows its own progress).
+_NOT_IN_CLI = {"progress", "out", "return_null", "axis", "genes", "classes"}
+
+_FILES = ("--out",)
+_TABLE_LAYOUT = ("--header", "--row-names")
+_DRAW = {"size": "n", "dtype": "type", "low": None, "high": None, "loc": None, "scale": None}
+
+#: Public function (its name under ``oclstat``) -> its names.
+ENTRIES: dict[str, Entry] = {
+    "fisher_sim": Entry(
+        cli="fisher", r="fisher.sim", r_names={"table": "x", "n_resamples": "B"},
+        not_in_cli=("streams",), cli_only=(*_FILES, *_TABLE_LAYOUT)),
+    "fisher_sim_batch": Entry(r_names={"tables": None, "n_resamples": None}),
+    "random_table": Entry(r_names={"row_sums": None, "col_sums": None, "size": None}),
+    "permutation_test": Entry(
+        cli="permtest", r="permTest", r_names={"n_windows": "nWindows", "mid_p": "midP"},
+        cli_names={"x": "a", "y": "b"}, cli_only=(*_FILES, *_TABLE_LAYOUT)),
+    "gsea": Entry(
+        cli="gsea", r="gsea",
+        r_names={"expression": "expr", "phenotype": "labels", "gene_sets": "geneSets",
+                 "n_resamples": "nperm", "min_size": "minSize", "max_size": "maxSize",
+                 "classes": None},
+        cli_names={"expression": ("--expr", "--gct"), "phenotype": "--cls",
+                   "gene_sets": "--gmt"},
+        not_in_cli=("classes", "genes", "dtype", "return_null"),
+        cli_only=(*_FILES, "--plot", "--plot-set", "--perms")),
+    "epistasis": Entry(
+        cli="epistasis", r="epistasis", r_names={"snps": "snpNames"},
+        cli_names={"genotypes": ("--bfile", "--csv")},
+        not_in_cli=("phenotype", "snps"),
+        cli_only=(*_FILES, *_TABLE_LAYOUT, "--devices")),
+    "matern_cov": Entry(r="maternBatch", r_names={"dtype": "type"}),
+    "special.kv": Entry(),
+    "special.log_kv": Entry(),
+    "ldl_batch": Entry(r="cholBatch", r_names={"a": "A"}),
+    "cholesky_batch": Entry(),
+    "multiply_lower_diag": Entry(r="multiplyLowerDiagonalBatch"),
+    "simulate_fields": Entry(
+        cli="fields", r="simulateFields", r_names={"n_sim": "Nsim", "dtype": "type"},
+        cli_names={"coords": ("--nx", "--ny", "--xlim", "--ylim")},
+        cli_only=(*_FILES, "--png")),
+    "random.create_streams": Entry(r="createStreams", r_names={"on_device": None}),
+    "random.uniform": Entry(cli="rng", r="runifGpu", r_names=_DRAW,
+                            cli_only=(*_FILES, "distribution")),
+    "random.normal": Entry(cli="rng", r="rnormGpu", r_names=_DRAW),
+    "random.exponential": Entry(cli="rng", r="rexpGpu", r_names=_DRAW),
+    "random.integers": Entry(cli="rng", cli_names={"low": "--low", "high": "--high"}),
+    "random.random_raw": Entry(cli="rng"),
+    "io.read_gct": Entry(r="readGct", r_names={"source": "path"}),
+    "io.read_cls": Entry(r="readCls", r_names={"source": "path"}),
+    "io.read_gmt": Entry(r="readGmt", r_names={"source": "path", "descriptions": None}),
+    "get_runtime": Entry(r="setDevice", r_names={"device": "device"}),
+    "devices": Entry(cli="devices", r="listDevices"),
+}
+
+
+def cli_flag(python: str) -> str:
+    """The command-line flag of Python argument ``python``."""
+    return CLI_FLAGS[python]
+
+
+def _replace(message: str, names: dict) -> str:
+    for old, new in sorted(names.items(), key=lambda kv: -len(kv[0])):
+        message = re.sub(rf"(?<![\w.-]){re.escape(old)}\b(?!\()", new, message)
+    return message
+
+
+def python_to_cli(message: str) -> str:
+    """An error message with Python argument names written as command-line flags."""
+    names = {k: v for k, v in CLI_FLAGS.items() if v.startswith("--") and "_" in k}
+    return _replace(message, names)
+
+
+def python_to_r(function: str, message: str) -> str:
+    """An error message of ``function`` (a key of :data:`ENTRIES`) with Python argument names
+    written as its R formals."""
+    entry = ENTRIES[function]
+    names = {k: v for k, v in entry.r_names.items() if v is not None and v != k}
+    return _replace(message, names)

@@ -1,0 +1,157 @@
+"""The package's shape: imports run one way (runtime -> capability core -> backends -> public
+face), no import cycle (counting imports inside functions), capability packages independent of
+each other but for the random streams, and the same inside of every capability package."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+import oclstat
+
+PKG = Path(oclstat.__file__).resolve().parent
+CAPABILITIES = ("_random", "_fisher", "_permutation", "_fields", "_gsea", "_epistasis")
+#: Modules below every capability: they import no capability and no public face.
+RUNTIME = {"oclstat._constants", "oclstat._runtime", "oclstat._validation", "oclstat._labels",
+           "oclstat._tables", "oclstat._progress", "oclstat._multitest", "oclstat._scale",
+           "oclstat._results", "oclstat._deprecation", "oclstat._vocabulary",
+           "oclstat._docs"}
+#: Inside a capability package, from the bottom up: a module may import its own layer or
+#: lower layers only. Core (checks, plans, definitions on the host, results), backends (the
+#: devices' code paths), tasks (the scale-out protocol), the public functions, the face.
+LAYERS = [{"validate", "plan", "scores", "core", "stats", "tails", "result", "streams",
+           "mrg31k3p", "special"},
+          {"opencl", "draws", "tiles", "cuda"}, {"tasks"}, {"api"}, {"__init__"}]
+
+
+def _module_name(path: Path) -> str:
+    rel = path.relative_to(PKG.parent).with_suffix("")
+    parts = list(rel.parts)
+    if parts[-1] == "__init__":
+        parts = parts[:-1]
+    return ".".join(parts)
+
+
+def _modules() -> dict[str, Path]:
+    return {_module_name(p): p for p in PKG.rglob("*.py")}
+
+
+def _imports(name: str, path: Path, known: set[str]) -> list[tuple[str, bool]]:
+    """(imported oclstat module, inside a function?) of one module."""
+    tree = ast.parse(path.read_text())
+    package = name if path.name == "__init__.py" else name.rsplit(".", 1)[0]
+    out = []
+
+    def visit(node, in_function):
+        for child in ast.iter_child_nodes(node):
+            nested = in_function or isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef))
+            if isinstance(child, ast.ImportFrom):
+                if child.level:
+                    base = package.split(".")
+                    base = base[:len(base) - (child.level - 1)]
+                    mod = ".".join(base + ([child.module] if child.module else []))
+                else:
+                    mod = child.module or ""
+                if mod.split(".")[0] != "oclstat":
+                    continue
+                for alias in child.names:
+                    sub = f"{mod}.{alias.name}"
+                    out.append((sub if sub in known else mod, in_function))
+            elif isinstance(child, ast.Import):
+                for alias in child.names:
+                    if alias.name.split(".")[0] == "oclstat":
+                        out.append((alias.name, in_function))
+            visit(child, nested)
+
+    visit(tree, False)
+    return [(m, f) for m, f in out if m in known]
+
+
+@pytest.fixture(scope="module")
+def graph():
+    mods = _modules()
+    known = set(mods)
+    return {name: _imports(name, path, known) for name, path in mods.items()}
+
+
+def test_no_import_cycle(graph):
+    edges = {m: {t for t, _ in targets if t != m} for m, targets in graph.items()}
+    state: dict[str, int] = {}
+    stack: list[str] = []
+
+    def dfs(m):
+        state[m] = 1
+        stack.append(m)
+        for t in sorted(edges.get(m, ())):
+            if state.get(t) == 1:
+                cycle = stack[stack.index(t):] + [t]
+                pytest.fail("import cycle: " + " -> ".join(cycle))
+            if t not in state:
+                dfs(t)
+        stack.pop()
+        state[m] = 2
+
+    for m in sorted(edges):
+        if m not in state:
+            dfs(m)
+
+
+def _capability(module: str) -> str | None:
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 and parts[1] in CAPABILITIES else None
+
+
+def test_runtime_layer_imports_no_capability(graph):
+    for m in RUNTIME:
+        bad = [t for t, _ in graph[m] if t not in RUNTIME]
+        assert not bad, f"{m} (runtime layer) imports {bad}"
+
+
+def test_capabilities_depend_only_on_the_runtime_readers_and_random(graph):
+    readers = {"oclstat.io", "oclstat.genotypes"}
+    for m, targets in graph.items():
+        cap = _capability(m)
+        if cap is None:
+            continue
+        for t, in_function in targets:
+            other = _capability(t)
+            allowed = (t in RUNTIME or t in readers or other == cap
+                       or other == "_random")
+            assert allowed, f"{m} imports {t}"
+            assert not in_function, f"{m} imports {t} inside a function (only optional " \
+                                    "dependencies are imported there)"
+
+
+def test_every_capability_package_is_layered(graph):
+    rank = {name: i for i, layer in enumerate(LAYERS) for name in layer}
+    for m, targets in graph.items():
+        cap = _capability(m)
+        if cap is None:
+            continue
+        own = m.split(".")[2] if m.count(".") >= 2 else "__init__"
+        for t, _ in targets:
+            if _capability(t) != cap:
+                continue
+            dep = t.split(".")[2] if t.count(".") >= 2 else "__init__"
+            assert rank[dep] <= rank[own], f"{m} ({own}) imports {t} ({dep}): upwards"
+
+
+def test_every_capability_has_the_same_inside():
+    for cap in CAPABILITIES:
+        files = {p.stem for p in (PKG / cap).glob("*.py")}
+        assert "__init__" in files, cap
+        assert files <= set().union(*LAYERS), f"{cap}: unexpected modules {files}"
+        if cap != "_random":
+            assert {"validate", "api", "result", "opencl"} <= files | {"result"}, cap
+
+
+def test_public_names_do_not_shadow_modules():
+    import importlib
+
+    for name in ("fisher_sim", "permutation_test", "gsea", "epistasis", "matern_cov"):
+        assert callable(getattr(oclstat, name))
+    for module in ("oclstat.gsea", "oclstat.epistasis", "oclstat.fisher", "oclstat.permutation"):
+        with pytest.raises(ModuleNotFoundError):
+            importlib.import_module(module)
