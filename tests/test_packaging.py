@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import zipfile
@@ -35,3 +36,24 @@ def test_wheel_contains_the_kernels(tmp_path):
     assert "oclstat/cl_kernels/include/oclstat/mrg31k3p.clh" in names
     assert "oclstat/cl_kernels/epistasis_tc.cu" in names
     assert "oclstat/random.py" in names
+    assert not any(n.startswith(("tests/", "cl_kernels/")) for n in names)
+    # the wheel installed into a folder whose path has a space, the demo run from there: the
+    # kernels are found through the installed package, not the checkout
+    home = tmp_path / "a folder with spaces"
+    site = home / "site packages"
+    res = subprocess.run([sys.executable, "-m", "pip", "install", "--no-deps", "-q", "--target",
+                          str(site), str(wheel)], capture_output=True, text=True, timeout=600)
+    assert res.returncode == 0, res.stdout + res.stderr
+    env = {**os.environ, "PYTHONPATH": str(site)}
+    probe = ("import oclstat, oclstat._runtime as r; print(oclstat.__file__); "
+             "print(r.kernel_dir())")
+    out = subprocess.run([sys.executable, "-c", probe], cwd=home, env=env, capture_output=True,
+                         text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.splitlines() == [str(site / "oclstat" / "__init__.py"),
+                                       str(site / "oclstat" / "cl_kernels")]
+    demo = subprocess.run([sys.executable, "-m", "oclstat", "demo", "--section", "fisher",
+                           "--section", "fields"], cwd=home, env=env, capture_output=True,
+                          text=True, timeout=600)
+    assert demo.returncode == 0, demo.stdout[-2000:] + demo.stderr[-2000:]
+    assert "fisher" in demo.stdout.lower()
