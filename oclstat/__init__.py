@@ -7,7 +7,7 @@ OpenCL C kernels compiled at run time by PyOpenCL on any GPU, or on the CPU thro
 True
 """
 
-from . import fields, genotypes, io, random, special
+from . import fields, genotypes, io, random, report, special
 from ._epistasis import EpistasisResult, epistasis
 from ._fields import (
     LdlResult,
@@ -20,8 +20,10 @@ from ._fields import (
 from ._fisher import (
     FisherSimBatchResult,
     FisherSimResult,
+    FisherTestResult,
     fisher_sim,
     fisher_sim_batch,
+    fisher_test,
     random_table,
 )
 from ._gsea import GseaResult, gsea
@@ -57,6 +59,7 @@ __all__ = [
     "plot_fields",
     "special",
     "fields",
+    "report",
     "genotypes",
     "EpistasisResult",
     "epistasis",
@@ -68,6 +71,8 @@ __all__ = [
     "simulate_fields",
     "FisherSimResult",
     "FisherSimBatchResult",
+    "FisherTestResult",
+    "fisher_test",
     "fisher_sim",
     "fisher_sim_batch",
     "random_table",

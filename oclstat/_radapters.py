@@ -106,8 +106,9 @@ def fisher_sim(x, B=2000, seed=None, streams=None, *, device=None, dname="x"):  
 
 
 @_r_function("permTest", "permutation_test")
-def perm_test(x, y, nWindows=None, alternative="two.sided", midP=False, *,  # noqa: N803
-              features=None, device=None, dname="x and y"):
+def perm_test(x, y=None, nWindows=None, alternative="two.sided", midP=False,  # noqa: N803
+              twoSided="distance", groups=None, *, classes=None, features=None,  # noqa: N803
+              device=None, dname="x and y"):
     from ._multitest import benjamini_hochberg
     from ._permutation import permutation_test
 
@@ -115,26 +116,39 @@ def perm_test(x, y, nWindows=None, alternative="two.sided", midP=False, *,  # no
     if alternative not in alternatives:
         raise ValueError(f"alternative must be one of {list(alternatives)}, got "
                          f"{alternative!r}")
-    x, y = np.asarray(x, dtype=np.float64), np.asarray(y, dtype=np.float64)
-    one = x.ndim == 1 and y.ndim == 1
-    if not one and (x.ndim != 2 or y.ndim != 2 or x.shape[0] != y.shape[0]):
-        raise ValueError("x and y must both be vectors, or matrices with the same rows "
-                         "(features)")
-    res = permutation_test(x, y, n_windows=nWindows, alternative=alternatives[alternative],
-                           mid_p=bool(midP), device=device)
+    x = np.asarray(x, dtype=np.float64)
+    if groups is None:
+        if y is None:
+            raise ValueError("give y (the second sample) or groups")
+        y = np.asarray(y, dtype=np.float64)
+        one = x.ndim == 1 and y.ndim == 1
+        if not one and (x.ndim != 2 or y.ndim != 2 or x.shape[0] != y.shape[0]):
+            raise ValueError("x and y must both be vectors, or matrices with the same rows "
+                             "(features)")
+        inputs = {"y": y}
+    else:
+        one = x.ndim == 1
+        inputs = {"groups": [str(g) for g in groups],
+                  "classes": None if classes is None else tuple(str(c) for c in classes)}
+    res = permutation_test(x, n_windows=nWindows, alternative=alternatives[alternative],
+                           two_sided=twoSided, mid_p=bool(midP), device=device, **inputs)
     if one:
         method = ("Exact two-sample permutation test (sum of the first sample"
                   + ("" if nWindows is None else f"'s window scores, {int(nWindows)} windows")
                   + ")" + (", mid-P" if midP else ""))
+        means = RValue(np.array([res.mean_x, res.mean_y]),
+                       attributes={"names": Characters(["mean of x", "mean of y"])})
         return RValue({"statistic": RValue(np.array([float(res.statistic)]),
                                            attributes={"names": Characters(["T"])}),
                        "p.value": float(res.pvalue), "alternative": alternative,
-                       "method": method, "data.name": dname}, "htest")
+                       "method": method, "data.name": dname, "estimate": means}, "htest")
     p = np.asarray(res.pvalue, dtype=np.float64)
     feature = (Characters(str(f) for f in features) if features is not None
                else np.arange(1, len(p) + 1))
-    return RValue({"feature": feature, "statistic": np.asarray(res.statistic, dtype=float),
-                   "p.value": p, "q.value": benjamini_hochberg(p)}, "data.frame")
+    return RValue({"feature": feature, "meanX": res.mean_x, "meanY": res.mean_y,
+                   "meanDiff": res.mean_x - res.mean_y, "effectSize": res.effect_size,
+                   "statistic": np.asarray(res.statistic, dtype=float), "p.value": p,
+                   "q.value": benjamini_hochberg(p)}, "data.frame")
 
 
 @_r_function("gsea", "gsea")

@@ -58,6 +58,11 @@ CLI_FLAGS = {
     "header": "--header",
     "row_names": "--row-names",
     "return_statistics": "--statistics",
+    "conf_level": "--conf-level",
+    "null_odds_ratio": "--null-odds-ratio",
+    "method": "--method",
+    "two_sided": "--two-sided",
+    "groups": "--groups",
     "table": "table",
 }
 
@@ -110,14 +115,16 @@ _DRAW = {"size": "n", "dtype": "type", "low": None, "high": None, "loc": None, "
 
 #: Public function (its name under ``oclstat``) -> its names.
 ENTRIES: dict[str, Entry] = {
-    "fisher_sim": Entry(
-        cli="fisher", r="fisher.sim", r_names={"table": "x", "n_resamples": "B"},
-        not_in_cli=("streams",), cli_only=(*_FILES, *_TABLE_LAYOUT)),
+    "fisher_test": Entry(cli="fisher", not_in_cli=("streams",),
+                         cli_only=(*_FILES, *_TABLE_LAYOUT)),
+    "fisher_sim": Entry(r="fisher.sim", r_names={"table": "x", "n_resamples": "B"}),
     "fisher_sim_batch": Entry(r_names={"tables": None, "n_resamples": None}),
     "random_table": Entry(r_names={"row_sums": None, "col_sums": None, "size": None}),
     "permutation_test": Entry(
-        cli="permtest", r="permTest", r_names={"n_windows": "nWindows", "mid_p": "midP"},
-        cli_names={"x": "a", "y": "b"}, cli_only=(*_FILES, *_TABLE_LAYOUT)),
+        cli="permtest", r="permTest",
+        r_names={"n_windows": "nWindows", "mid_p": "midP", "two_sided": "twoSided",
+                 "classes": None},
+        cli_names={"x": ("a", "--data"), "y": "b"}, cli_only=(*_FILES, *_TABLE_LAYOUT)),
     "gsea": Entry(
         cli="gsea", r="gsea",
         r_names={"expression": "expr", "phenotype": "labels", "gene_sets": "geneSets",
@@ -126,7 +133,7 @@ ENTRIES: dict[str, Entry] = {
         cli_names={"expression": ("--expr", "--gct"), "phenotype": "--cls",
                    "gene_sets": "--gmt"},
         not_in_cli=("classes", "genes", "dtype", "return_null"),
-        cli_only=(*_FILES, "--plot", "--plot-set", "--perms")),
+        cli_only=(*_FILES, "--plot", "--plot-set", "--report", "--perms")),
     "epistasis": Entry(
         cli="epistasis", r="epistasis", r_names={"snps": "snpNames"},
         cli_names={"genotypes": ("--bfile", "--csv")},

@@ -31,16 +31,17 @@ from . import io as oio
 from . import random as ocr
 from ._epistasis import epistasis
 from ._fields import fields_on_grid, grid_coords, simulate_fields
-from ._fisher import fisher_sim
+from ._fisher import fisher_test
 from ._gsea import gsea
 from ._permutation import permutation_test
 from ._runtime import NoDeviceError, devices, get_runtime
-from ._tables import read_table
+from ._tables import open_text, read_table
 from ._vocabulary import python_to_cli
 from .demo import run
 from .distributed import OclstatPlugin
 from .genotypes import read_genotype_table, read_plink
-from .plot import plot_enrichment, plot_fields
+from .plot import _pyplot, plot_enrichment, plot_fields
+from .report import write_gsea_report
 
 
 def _cmd_devices(args) -> int:
@@ -131,20 +132,29 @@ def _cmd_fisher(args) -> int:
                          "or NA; a table of counts needs every cell")
     rt = get_runtime(_device(args))
     dtype = {"auto": None, "float64": np.float64, "float32": np.float32}[args.dtype]
+    method = "simulate" if args.statistics and args.method == "auto" else args.method
     with _output(args.out) as out_path, _output(args.statistics) as stats_path:
         t0 = time.perf_counter()
-        res = fisher_sim(counts, n_resamples=args.resamples, seed=args.seed, dtype=dtype,
-                         device=rt, return_statistics=bool(args.statistics), progress=None)
+        res = fisher_test(counts, alternative=args.alternative, conf_level=args.conf_level,
+                          null_odds_ratio=args.null_odds_ratio, method=method,
+                          n_resamples=args.resamples, seed=args.seed, dtype=dtype, device=rt,
+                          return_statistics=bool(args.statistics), progress=None)
         elapsed = time.perf_counter() - t0
-        report = res.report().replace("data:  x", f"data:  {Path(args.table).name}")
-        print(report)
-        print(f"read: {table.describe()}, n = {int(counts.sum()):,}")
-        print(f"statistic (-sum log x_ij!) = {res.statistic:.10g}; {res.count} of "
-              f"{res.n_resamples} simulated tables at most as probable as the observed one")
-        print(f"device: {rt.info.label}; {elapsed:.2f} s")
+        rows, cols = res.table.shape
+        name = f"{Path(args.table).name} ({rows} x {cols} table, total {int(res.table.sum()):,})"
+        print(res.report().replace("data:  x", f"data:  {name}"))
+        print(f"read: {table.describe()}")
+        if res.method == "simulate":
+            print(f"{res.count} of {res.n_resamples} simulated tables at most as probable as "
+                  f"the observed one; device: {rt.info.label}; {elapsed:.2f} s")
+        elif res.n_tables is not None:
+            print(f"exact: {res.n_tables:,} tables with these margins enumerated; "
+                  f"{elapsed:.2f} s")
         if out_path:
             res.to_frame().to_csv(out_path, sep="\t", index=False)
         if stats_path:
+            if res.null_distribution is None:
+                raise ValueError("--statistics needs the simulated test (--method simulate)")
             with open(stats_path, "wb") as fh:
                 np.save(fh, res.null_distribution)
     if args.statistics:
@@ -181,41 +191,92 @@ def _cmd_permtest(args) -> int:
 
     import pandas as pd
 
-    ta = _table(args.a, args, "table of the first group")
-    tb = _table(args.b, args, "table of the second group")
-    a, b, names = _aligned_groups(ta, tb, args.a, args.b)
+    if args.data:
+        if args.a or args.b:
+            raise ValueError("give two group files (A B) or --data with --groups, not both")
+        if not args.groups:
+            raise ValueError("--data needs --groups (one label per sample, or a CLS file)")
+        table = _table(args.data, args, "features x samples table")
+        labels, classes = _read_groups(args.groups, table)
+        values = pd.DataFrame(table.values, index=table.row_names, columns=table.col_names)
+        inputs = dict(x=values, groups=labels, classes=classes)
+        names = table.row_names or [f"feature{i + 1}" for i in range(table.shape[0])]
+        described = table.describe()
+    else:
+        if not (args.a and args.b):
+            raise ValueError("give two group files (A B), or --data FILE --groups FILE")
+        ta = _table(args.a, args, "table of the first group")
+        tb = _table(args.b, args, "table of the second group")
+        a, b, names = _aligned_groups(ta, tb, args.a, args.b)
+        inputs = dict(x=a, y=b)
+        described = f"{ta.describe()}; {tb.describe()}"
     device = _device(args, several=True)
     client = _client(args.scheduler)
     with _output(args.out) as out_path:
         t0 = time.perf_counter()
         try:
-            res = permutation_test(a, b, n_windows=args.windows, alternative=args.alternative,
+            res = permutation_test(**inputs, n_windows=args.windows,
+                                   alternative=args.alternative, two_sided=args.two_sided,
                                    mid_p=args.mid_p, device=None if client else device,
                                    client=client, progress=None)
         finally:
             if client is not None:
                 client.close()
         elapsed = time.perf_counter() - t0
-        frame = res.to_frame()
-        frame.insert(0, "feature", names)
+        frame = res.to_frame().reset_index(drop=True)
+        frame.insert(0, "feature", list(names))
         if out_path:
             frame.to_csv(out_path, sep="\t", index=False)
-        else:
-            with pd.option_context("display.max_rows", 20):
-                print(frame)
+        _show_top(frame.sort_values("pvalue", kind="stable"), "features, smallest p first",
+                  args.out)
     q = res.qvalues()
-    print(f"read: {ta.describe()}; {tb.describe()}", file=sys.stderr)
-    print(f"{len(a)} features, {a.shape[1]} vs {b.shape[1]} samples, "
+    groups = f" ({res.groups[0]} vs {res.groups[1]})" if res.groups else ""
+    rule = f" ({args.two_sided})" if args.alternative == "two-sided" else ""
+    print(f"read: {described}", file=sys.stderr)
+    print(f"{len(frame)} features, {res.n_x} vs {res.n_y} samples{groups}, "
           f"{'windows ' + str(args.windows) if args.windows else 'integer scores'}, "
-          f"{args.alternative}{', mid-P' if args.mid_p else ''}: {int((q < 0.05).sum())} with "
-          f"BH q < 0.05; {'Dask' if client else _label(device)}, {elapsed:.2f} s", file=sys.stderr)
+          f"{args.alternative}{rule}"
+          f"{', mid-P' if args.mid_p else ''}: {int((q < 0.05).sum())} with BH q < 0.05; "
+          f"{'Dask' if client else _label(device)}, {elapsed:.2f} s", file=sys.stderr)
     return 0
+
+
+def _show_top(frame, what: str, out, n: int = 20) -> None:
+    """The first ``n`` rows of a result table on the terminal, with how many are left."""
+    import pandas as pd
+
+    with pd.option_context("display.width", 160, "display.max_columns", 30,
+                           "display.float_format", lambda v: f"{v:.4g}"):
+        print(frame.head(n).to_string(index=False))
+    left = len(frame) - n
+    if left > 0:
+        where = f"all of them are in {out}" if out else "--out FILE writes all of them"
+        noun, _, order = what.partition(", ")
+        print(f"... {left:,} more {noun} ({order + '; ' if order else ''}{where})")
+
+
+def _read_groups(path: str, table):
+    """Group labels for --groups: a CLS file (its classes in order), lines of
+    ``sample<TAB>label`` (matched to the table's sample names), or one label per sample."""
+    import pandas as pd
+
+    text, _ = open_text(path)
+    first = text.split("\n", 1)[0].split()
+    if len(first) == 3 and all(f.isdigit() for f in first) and first[1] == "2":
+        ph = oio.read_cls(path)
+        return list(ph.labels), tuple(ph.classes)
+    rows = [ln.replace(",", "\t").split() for ln in text.splitlines() if ln.strip()]
+    if rows and all(len(r) == 2 for r in rows) and len(rows) == table.shape[1]:
+        if table.col_names is None:
+            raise ValueError(f"{path} names samples but the data has no sample names (header)")
+        return pd.Series([r[1] for r in rows], index=[r[0] for r in rows]), None
+    labels = [v for r in rows for v in r]
+    return labels, None
 
 
 def _cmd_gsea(args) -> int:
     import time
 
-    import pandas as pd
 
     expr = oio.read_gct(args.gct) if args.gct else oio.read_expression(args.expr)
     pheno = oio.read_cls(args.cls)
@@ -234,15 +295,30 @@ def _cmd_gsea(args) -> int:
     elapsed = time.perf_counter() - t0
     if args.out:
         res.to_tsv(args.out)
-    else:
-        with pd.option_context("display.max_rows", 20, "display.width", 120):
-            print(res.table.drop(columns="leading_edge"))
+    for title, table in ((f"enriched in {pheno.classes[0]} (ES >= 0)", res.positive),
+                         (f"enriched in {pheno.classes[1]} (ES < 0)", res.negative)):
+        print(f"{title}: {len(table):,} gene sets, {int((table['FDR q-val'] < 0.25).sum())} "
+              "with FDR q < 0.25")
+        _show_top(table.drop(columns="LEADING EDGE"), "sets, by NES away from zero",
+                  args.out or args.report)
+        print()
     if args.plot:
-
-        for name in args.plot_sets or list(res.table.index[:1]):
+        plt = _pyplot()
+        tops = list(res.positive["NAME"].head(1)) + list(res.negative["NAME"].head(1))
+        for name in args.plot_sets or tops:
             path = Path(args.plot) / f"{name}.png"
             path.parent.mkdir(parents=True, exist_ok=True)
-            plot_enrichment(res, name).savefig(path, dpi=120)
+            fig = plot_enrichment(res, name)
+            fig.savefig(path, dpi=120)
+            plt.close(fig)
+    if args.report:
+        index = write_gsea_report(res, args.report, parameters={
+            "expression": f"{Path(args.gct or args.expr).name} ({expr.shape[0]:,} genes x "
+                          f"{expr.shape[1]} samples)",
+            "phenotype": Path(args.cls).name, "gene sets": Path(args.gmt).name,
+            "seed": args.seed, "min size": args.min_size, "max size": args.max_size,
+            "oclstat": __version__, "seconds": f"{elapsed:.2f}"})
+        print(f"wrote the report to {index}", file=sys.stderr)
     t = res.table
     print(f"{expr.shape[0]} genes x {expr.shape[1]} samples ({pheno.classes[0]} "
           f"{pheno.counts[0]} vs {pheno.classes[1]} {pheno.counts[1]}), {len(t)} sets "
@@ -283,10 +359,13 @@ def _cmd_fields(args) -> int:
     images = fields_on_grid(f, args.nx, args.ny)
     np.save(args.out, images)
     if args.png:
-
         flat = images.reshape(-1, args.ny, args.nx)
-        titles = [f"set {p} sim {s}" for p in range(len(params)) for s in range(args.n_sim)]
-        plot_fields(flat, titles=titles).savefig(args.png, dpi=110)
+        labels = [", ".join(f"{k} {v:g}" for k, v in zip(("range", "shape", "var"), p[:3],
+                                                         strict=True)) for p in params]
+        titles = [f"{labels[p]} | sim {s + 1}" for p in range(len(params))
+                  for s in range(args.n_sim)]
+        # one row per parameter set, one colour scale for every panel
+        plot_fields(flat, titles=titles, max_cols=args.n_sim).savefig(args.png, dpi=110)
     print(f"{len(params)} parameter sets x {args.n_sim} fields on a {args.nx} x {args.ny} grid "
           f"-> {args.out} {images.shape}; {'Dask' if client else _label(device)}, "
           f"{elapsed:.3f} s", file=sys.stderr)
@@ -332,7 +411,6 @@ def _client(address):
 def _cmd_epistasis(args) -> int:
     import time
 
-    import pandas as pd
 
     data = read_plink(args.bfile) if args.bfile else read_genotype_table(
         args.csv, layout=args.layout, header=args.header, row_names=args.row_names)
@@ -352,16 +430,22 @@ def _cmd_epistasis(args) -> int:
             client.close()
     elapsed = time.perf_counter() - t0
     if args.out:
-        res.table.to_csv(args.out, sep="\t", index=False, float_format="%.6f")
-    else:
-        with pd.option_context("display.max_rows", 50, "display.width", 120):
-            print(res.table)
+        res.table.to_csv(args.out, sep="\t", index=False)
+    _show_top(res.table, "combinations, best first", args.out)
     n = res.combinations
-    print(f"{data.genotypes.shape[0]} SNPs x {data.genotypes.shape[1]} samples, order "
-          f"{args.order}: {n} combinations in {elapsed:.2f} s "
-          f"({n * data.genotypes.shape[1] / max(elapsed, 1e-9) / 1e12:.4f} tera "
-          f"combinations x samples / s)", file=sys.stderr)
+    rate = n / max(elapsed, 1e-9)
+    print(f"{data.genotypes.shape[0]:,} SNPs x {data.genotypes.shape[1]:,} samples, order "
+          f"{args.order}: {n:,} combinations in {elapsed:.2f} s ({_si(rate)} combinations/s, "
+          f"{_si(rate * data.genotypes.shape[1])} combination-samples/s)", file=sys.stderr)
     return 0
+
+
+def _si(value: float) -> str:
+    """A rate with an SI prefix: 1.23 k, 45.6 M, 7.89 G."""
+    for factor, prefix in ((1e12, "T"), (1e9, "G"), (1e6, "M"), (1e3, "k")):
+        if value >= factor:
+            return f"{value / factor:.3g} {prefix}"
+    return f"{value:.3g}"
 
 
 def _float_count(text: str) -> int:
@@ -426,11 +510,21 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("--row-names", type=_yes_no, default="auto",
                        help="the first column holds row names: yes, no or auto")
 
-    p = add("fisher", "Monte Carlo Fisher exact test of an r x c table (as R's fisher.test)")
+    p = add("fisher", "Fisher's exact test of an r x c table (as R's fisher.test: exact for "
+                      "2 x 2 and small tables, simulated on the device otherwise)")
     p.add_argument("table", help="CSV or TSV of counts (header row and row names optional; "
                                  "R's write.csv and pandas' to_csv are read as written)")
     layout_flags(p)
     p.add_argument("--out", default=None, help="write the result (TSV, one row) here")
+    p.add_argument("--method", choices=["auto", "exact", "simulate"], default="auto",
+                   help="exact (2 x 2, or enumerate the tables), simulate (Monte Carlo on the "
+                        "device) or auto (default: exact where it is quick)")
+    p.add_argument("--alternative", choices=["two-sided", "less", "greater"],
+                   default="two-sided", help="2 x 2 tables: the odds ratio's alternative")
+    p.add_argument("--conf-level", type=float, default=0.95,
+                   help="confidence level of the odds ratio's interval (2 x 2)")
+    p.add_argument("--null-odds-ratio", type=float, default=1.0,
+                   help="odds ratio under the null hypothesis (2 x 2; R's or)")
     p.add_argument("--resamples", type=_float_count, default=2000,
                    help="tables to simulate (R's B), e.g. 1e6 (default 2000)")
     p.add_argument("--seed", type=_float_count, default=None,
@@ -442,15 +536,22 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=_cmd_fisher)
 
     p = add("permtest", "exact two-sample permutation tests, one per feature (row)")
-    p.add_argument("a", help="CSV/TSV of the first group: one feature per row, samples in columns")
-    p.add_argument("b", help="CSV/TSV of the second group: the same features (paired by row "
-                             "name when both files name them, else by position)")
+    p.add_argument("a", nargs="?", help="CSV/TSV of the first group: one feature per row, "
+                                        "samples in columns")
+    p.add_argument("b", nargs="?", help="CSV/TSV of the second group: the same features "
+                                        "(paired by row name when both files name them, else "
+                                        "by position)")
+    p.add_argument("--data", help="instead of A B: one features x samples table ...")
+    p.add_argument("--groups", help="... and its samples' groups: a CLS file, lines of "
+                                    "'sample label', or one label per sample")
     layout_flags(p)
     p.add_argument("--windows", type=int, default=None,
                    help="discretise each feature into this many equal windows (needed for "
                         "non-integer data), e.g. 256")
     p.add_argument("--alternative", choices=["two-sided", "less", "greater"],
                    default="two-sided")
+    p.add_argument("--two-sided", choices=["double", "distance"], default="double",
+                   help="two-sided rule: twice the smaller tail (scipy) or |T - E T| (R's coin)")
     p.add_argument("--mid-p", action="store_true", help="mid-P values")
     p.add_argument("--out", default=None, help="write the results table (TSV) here")
     p.add_argument("--scheduler", default=None, metavar="ADDRESS",
@@ -512,7 +613,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--plot", default=None, metavar="DIR",
                    help="write running-sum plots (PNG) into DIR (needs matplotlib)")
     p.add_argument("--plot-set", dest="plot_sets", action="append",
-                   help="set to plot (repeatable; default: the top set)")
+                   help="set to plot (repeatable; default: the top set of each direction)")
+    p.add_argument("--report", default=None, metavar="DIR",
+                   help="write Broad's report into DIR: index.html with both directions' "
+                        "tables and enrichment plots, and the tables as TSV")
     p.add_argument("--scheduler", default=None, metavar="ADDRESS",
                    help="run the permutations as tasks on this Dask scheduler")
     p.set_defaults(func=_cmd_gsea)
@@ -560,19 +664,23 @@ _OUTPUT_FLAGS = {"out": "--out", "statistics": "--statistics", "png": "--png"}
 def _check_outputs(args) -> None:
     for attr, flag in _OUTPUT_FLAGS.items():
         check_output_path(getattr(args, attr, None), flag)
-    plot = getattr(args, "plot", None)
-    if plot:
-        if Path(plot).exists() and not Path(plot).is_dir():
-            raise ValueError(f"--plot {plot}: is a file; --plot takes a folder")
-        parent = Path(plot) if Path(plot).is_dir() else Path(plot).parent
+    folders = [(f, getattr(args, a, None)) for a, f in (("plot", "--plot"),
+                                                        ("report", "--report"))]
+    for flag, folder in folders:
+        if not folder:
+            continue
+        if Path(folder).exists() and not Path(folder).is_dir():
+            raise ValueError(f"{flag} {folder}: is a file; {flag} takes a folder")
+        parent = Path(folder) if Path(folder).is_dir() else Path(folder).parent
         if str(parent) and not parent.exists():
-            raise ValueError(f"--plot {plot}: the folder {parent} does not exist")
-    if plot or getattr(args, "png", None):
+            raise ValueError(f"{flag} {folder}: the folder {parent} does not exist")
+    wanted = [f for f, folder in folders if folder] + (["--png"] if getattr(args, "png", None)
+                                                       else [])
+    if wanted:
         try:
             import matplotlib  # noqa: F401
         except ImportError:
-            flag = "--plot" if plot else "--png"
-            raise ValueError(f"{flag} needs matplotlib: pip install matplotlib") from None
+            raise ValueError(f"{wanted[0]} needs matplotlib: pip install matplotlib") from None
 
 
 def main(argv=None) -> int:

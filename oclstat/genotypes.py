@@ -28,14 +28,26 @@ __all__ = ["Genotypes", "read_plink", "read_genotype_table"]
 _CASE_NAMES = ("class", "y", "phenotype", "pheno", "status", "label")
 
 
-@dataclass
+@dataclass(repr=False)
 class Genotypes:
-    """Genotypes (n_snps x n_samples, int8; -1 missing), phenotype (1/0/-1), SNP names."""
+    """Genotypes (n_snps x n_samples, int8; -1 missing), phenotype (1/0/-1), SNP names, and
+    where they came from a .bim file their chromosomes and base-pair positions."""
 
     genotypes: np.ndarray
     phenotype: np.ndarray
     snp_names: list
     sample_ids: list | None = None
+    chromosomes: list | None = None
+    positions: np.ndarray | None = None
+
+    def __repr__(self) -> str:
+        g, y = self.genotypes, np.asarray(self.phenotype)
+        missing = float((g < 0).mean()) if g.size else 0.0
+        return (f"Genotypes({g.shape[0]:,} SNPs x {g.shape[1]:,} samples, "
+                f"{int((y == 1).sum()):,} cases, {int((y == 0).sum()):,} controls, "
+                f"{missing:.2%} missing genotypes"
+                + (", with chromosomes and positions" if self.chromosomes is not None else "")
+                + ")")
 
 
 def read_plink(prefix) -> Genotypes:
@@ -109,7 +121,13 @@ def read_plink(prefix) -> Genotypes:
     genotypes = lookup[two_bit]
     status = np.array([f[5] for f in fam])
     phenotype = np.where(status == "2", 1, np.where(status == "1", 0, -1)).astype(np.int8)
-    return Genotypes(genotypes, phenotype, [b[1] for b in bim], [f[1] for f in fam])
+    try:
+        positions = np.array([int(b[3]) for b in bim], dtype=np.int64)
+    except ValueError:
+        raise ValueError(f"{prefix}.bim: column 4 (base-pair position) must be integers") \
+            from None
+    return Genotypes(genotypes, phenotype, [b[1] for b in bim], [f[1] for f in fam],
+                     [b[0] for b in bim], positions)
 
 
 def read_genotype_table(path, *, layout: str = "auto", phenotype=None, header="auto",

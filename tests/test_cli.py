@@ -197,15 +197,30 @@ def test_gsea_command_bad_cls(tmp_path, capsys, shared_data):
     assert "3 labels but expression has 50 samples" in capsys.readouterr().err
 
 
-def test_fields_command(tmp_path, capsys):
+def test_fields_command(tmp_path, capsys, monkeypatch):
     pytest.importorskip("matplotlib")
+    import oclstat.cli as cli
+
+    figures = []
+
+    def keep(*args, **kwargs):
+        fig = oclstat.plot_fields(*args, **kwargs)
+        figures.append(fig)
+        return fig
+
+    monkeypatch.setattr(cli, "plot_fields", keep)
     out, png = tmp_path / "f.npy", tmp_path / "f.png"
     rc = main(["fields", "--nx", "12", "--ny", "9", "--param", "0.3,1.5,1,0,1,0", "--param",
-               "0.5,0.5,2,0.1,2,0.3", "--n-sim", "2", "--seed", "4", "--out", str(out),
+               "0.5,0.5,2,0.1,2,0.3", "--n-sim", "3", "--seed", "4", "--out", str(out),
                "--png", str(png)])
     assert rc == 0
+    panels = [ax for ax in figures[0].axes if ax.get_images()]
+    rows = sorted({round(ax.get_position().y0, 3) for ax in panels})
+    assert len(panels) == 6 and len(rows) == 2             # one row per parameter set
+    assert panels[0].get_title().startswith("range 0.3, shape 1.5")
+    assert len({tuple(ax.get_images()[0].get_clim()) for ax in panels}) == 1   # one scale
     images = np.load(out)
-    assert images.shape == (2, 2, 9, 12) and np.isfinite(images).all()
+    assert images.shape == (2, 3, 9, 12) and np.isfinite(images).all()
     assert png.stat().st_size > 1000
     with pytest.raises(SystemExit):
         main(["fields", "--param", "1,2,3", "--out", str(out)])
@@ -298,3 +313,62 @@ def test_old_flags_still_work_with_a_warning_and_lists_of_devices(tmp_path, caps
     b.write_text("f1,0,1\nf2,7,8\n")
     assert main(["permtest", str(a), str(b), "--device", two,
                  "--out", str(tmp_path / "p.tsv")]) == 0
+
+
+def test_fisher_command_is_exact_for_two_by_two_and_writes_out(tmp_path, capsys):
+    table = tmp_path / "t.csv"
+    table.write_text("3,1\n1,3\n")
+    out = tmp_path / "r.tsv"
+    assert main(["fisher", str(table), "--alternative", "greater", "--out", str(out)]) == 0
+    text = capsys.readouterr().out
+    res = oclstat.fisher_test(np.array([[3, 1], [1, 3]]), alternative="greater")
+    assert "\tFisher's Exact Test for Count Data\n" in text
+    assert "data:  t.csv (2 x 2 table, total 8)" in text
+    assert f"p-value = {res.pvalue:.4g}" in text and "greater than 1" in text
+    row = pd.read_csv(out, sep="\t")
+    assert row.loc[0, "method"] == "exact" and row.loc[0, "pvalue"] == pytest.approx(res.pvalue)
+    assert row.loc[0, "odds_ratio"] == pytest.approx(res.odds_ratio)
+    assert main(["fisher", str(table), "--method", "simulate", "--alternative", "less"]) == 2
+    assert "two-sided" in capsys.readouterr().err
+
+
+def test_permtest_one_table_and_groups_sorted_top_rows(tmp_path, capsys, rt):
+    rng = np.random.default_rng(9)
+    data = pd.DataFrame(rng.integers(0, 30, size=(30, 8)),
+                        index=[f"p{i}" for i in range(30)], columns=[f"s{i}" for i in range(8)])
+    data.iloc[3, :4] += 40
+    data.to_csv(tmp_path / "d.csv")
+    (tmp_path / "g.cls").write_text("8 2 1\n# case ctrl\ncase case case case ctrl ctrl ctrl ctrl\n")
+    out = tmp_path / "r.tsv"
+    assert main(["permtest", "--data", str(tmp_path / "d.csv"), "--groups",
+                 str(tmp_path / "g.cls"), "--two-sided", "distance", "--out", str(out)]) == 0
+    captured = capsys.readouterr()
+    want = oclstat.permutation_test(data, groups=["case"] * 4 + ["ctrl"] * 4,
+                                    two_sided="distance", device=rt)
+    got = pd.read_csv(out, sep="\t")
+    np.testing.assert_allclose(got["pvalue"], want.pvalue, rtol=1e-12)
+    assert {"n_x", "mean_x", "mean_y", "mean_diff", "effect_size"} <= set(got.columns)
+    lines = captured.out.splitlines()
+    assert lines[1].split()[0] == "p3"                     # smallest p first
+    assert "... 10 more features" in captured.out
+    assert "4 vs 4 samples (case vs ctrl)" in captured.err
+    # sample<TAB>label lines are matched to the table's sample names
+    (tmp_path / "g.txt").write_text("".join(f"s{i}\t{'ab'[i % 2]}\n" for i in range(8))[::1])
+    assert main(["permtest", "--data", str(tmp_path / "d.csv"), "--groups",
+                 str(tmp_path / "g.txt")]) == 0
+    assert main(["permtest", "--data", str(tmp_path / "d.csv")]) == 2
+    assert "--data needs --groups" in capsys.readouterr().err
+
+
+def test_epistasis_command_plink_loci_significance_and_units(tmp_path, capsys, shared_data):
+    prefix = shared_data / "epistasis" / "bitepi" / "example123" / "DS"
+    out = tmp_path / "hits.tsv"
+    assert main(["epistasis", "--bfile", str(prefix), "--order", "2", "--top", "30",
+                 "--out", str(out)]) == 0
+    captured = capsys.readouterr()
+    table = pd.read_csv(out, sep="\t")
+    assert len(table) == 30
+    assert {"chr1", "bp1", "chr2", "bp2", "k2", "G", "df", "p", "p_bonferroni"} <= \
+        set(table.columns)
+    assert "... 10 more combinations" in captured.out
+    assert "combinations/s" in captured.err and "tera" not in captured.err

@@ -31,7 +31,8 @@ def _public_functions():
     import inspect
 
     faces = {"": oclstat, "random.": oclstat.random, "special.": oclstat.special,
-             "io.": oclstat.io, "fields.": oclstat.fields, "genotypes.": oclstat.genotypes}
+             "io.": oclstat.io, "fields.": oclstat.fields, "genotypes.": oclstat.genotypes,
+             "report.": oclstat.report}
     out = {}
     for prefix, module in faces.items():
         for name in module.__all__:

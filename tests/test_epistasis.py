@@ -288,3 +288,46 @@ def test_host_memory_stays_flat_on_a_large_search():
     assert out.returncode == 0, out.stderr[-3000:]
     grown_mib = float(out.stdout.strip().splitlines()[-1])
     assert grown_mib < 300, f"host memory grew by {grown_mib:.0f} MiB"
+
+
+def test_significance_columns_and_plink_loci(tmp_path, rt):
+    """G, df and p of each hit's 3^k x 2 table equal scipy's log-likelihood chi-square test
+    on the table counted from the genotypes; G = 2 N MI; PLINK input adds CHR and BP."""
+    from scipy.stats import chi2_contingency
+
+    from oclstat._epistasis import contingency_tables
+    from oclstat._epistasis.scores import _popcount, tables_from_bits
+    from oclstat.genotypes import Genotypes
+
+    rng = np.random.default_rng(17)
+    g = rng.integers(-1, 3, size=(9, 400))
+    y = rng.integers(0, 2, size=400)
+    y[(g[1] + g[4]) % 3 == 0] = 1
+    for score in ("k2", "mi"):
+        res = oclstat.epistasis(g, y, order=2, top=6, score=score, device=rt)
+        t = res.table
+        combos = t[["snp1", "snp2"]].to_numpy()
+        tables = contingency_tables(g, y, combos)
+        for row, table in zip(t.itertuples(), tables, strict=True):
+            seen = table[:, table.sum(axis=0) > 0]
+            stat, p, dof, _ = chi2_contingency(seen, lambda_="log-likelihood", correction=False)
+            assert row.G == pytest.approx(stat, rel=1e-10) and row.df == dof
+            assert row.p == pytest.approx(p, rel=1e-9, abs=1e-300)
+            assert row.p_bonferroni == pytest.approx(min(1.0, p * 36), rel=1e-9)
+            if score == "mi":
+                assert row.G == pytest.approx(2 * table.sum() * row.mi, rel=1e-9)
+    words = rng.integers(0, 2**63, size=(3, 5), dtype=np.uint64)
+    want = np.array([[bin(int(w)).count("1") for w in r] for r in words])
+    np.testing.assert_array_equal(_popcount(words), want)
+    search = oclstat._epistasis.plan.prepare(g, y, order=3, top=1)
+    combos = np.array([[0, 2, 5], [1, 4, 8]])
+    np.testing.assert_array_equal(tables_from_bits(search.bits, combos),
+                                  contingency_tables(g[:, y >= 0], y[y >= 0], combos))
+    data = Genotypes(g.astype(np.int8), y, [f"rs{i}" for i in range(9)], None,
+                     [str(1 + i // 5) for i in range(9)], np.arange(9) * 1000 + 7)
+    loci = oclstat.epistasis(data, order=2, top=3, device=rt).table
+    for i in (1, 2):
+        idx = loci[f"snp{i}"].to_numpy()
+        assert loci[f"chr{i}"].tolist() == [str(1 + j // 5) for j in idx]
+        np.testing.assert_array_equal(loci[f"bp{i}"], idx * 1000 + 7)
+    assert repr(data).startswith("Genotypes(9 SNPs x 400 samples")

@@ -195,19 +195,21 @@ def test_statistics_from_the_null_table(rt):
     np.testing.assert_allclose(pos_mean, [r[r >= 0].mean() for r in null], rtol=1e-9)
     nes = np.where(es >= 0, es / pos_mean, es / neg_mean)
     np.testing.assert_allclose(t["nes"], nes, rtol=1e-12)
-    pval = [((r >= e).sum() / (r >= 0).sum()) if e >= 0 else ((r <= e).sum() / (r < 0).sum())
-            for e, r in zip(es, null, strict=True)]
+    # counts include the observed labelling: (k + 1) / (n + 1), never 0
+    pval = [((r >= e).sum() + 1) / ((r >= 0).sum() + 1) if e >= 0 else
+            ((r <= e).sum() + 1) / ((r < 0).sum() + 1) for e, r in zip(es, null, strict=True)]
     np.testing.assert_allclose(t["pval"], pval, rtol=1e-12)
     nnull = np.where(null >= 0, null / pos_mean[:, None], null / neg_mean[:, None])
     for i, x in enumerate(nes):
+        n = null.shape[1]
         if x >= 0:
-            phi = (nnull >= x).sum() / (nnull >= 0).sum()
+            phi = ((nnull >= x).sum() + 1) / ((nnull >= 0).sum() + 1)
             obs = (nes >= x).sum() / (nes >= 0).sum()
-            fwer = (np.maximum(nnull.max(axis=0), 0) >= x).mean()
+            fwer = ((np.maximum(nnull.max(axis=0), 0) >= x).sum() + 1) / (n + 1)
         else:
-            phi = (nnull <= x).sum() / (nnull < 0).sum()
+            phi = ((nnull <= x).sum() + 1) / ((nnull < 0).sum() + 1)
             obs = (nes <= x).sum() / (nes < 0).sum()
-            fwer = (np.minimum(nnull.min(axis=0), 0) <= x).mean()
+            fwer = ((np.minimum(nnull.min(axis=0), 0) <= x).sum() + 1) / (n + 1)
         assert t["fdr"].iloc[i] == pytest.approx(min(1.0, phi / obs), rel=1e-12)
         assert t["fwer"].iloc[i] == pytest.approx(fwer, rel=1e-12)
 

@@ -77,6 +77,16 @@ def test_leukemia_hallmark_statistics_within_monte_carlo_error(leukemia, rt):
     terms = runs[0].index
     assert set(terms) == set(gp.index)
     np.testing.assert_allclose(runs[0]["es"], gp.loc[terms, "ES"], atol=1e-6)
+    # Broad's leading-edge numbers: GSEApy's "Tag %" (edge genes / set size) and "Gene %"
+    # (the ranking up to / from the peak, two decimals)
+    tags = gp.loc[terms, "Tag %"].str.split("/", expand=True).astype(int)
+    np.testing.assert_array_equal(np.rint(runs[0]["leading_edge_tags"] * runs[0]["size"]),
+                                  tags[0].to_numpy())
+    np.testing.assert_array_equal(runs[0]["size"], tags[1].to_numpy())
+    gene_pct = gp.loc[terms, "Gene %"].str.rstrip("%").astype(float)
+    np.testing.assert_allclose(100 * runs[0]["leading_edge_list"], gene_pct, atol=0.0051)
+    # oclstat counts the observed labelling, (k + 1) / (n + 1); GSEApy writes Broad's k / n:
+    # they differ by at most 1/n, inside the floors
     for ours_col, gp_col, floor in [("nes", "NES", 0.01), ("pval", "NOM p-val", 0.01),
                                     ("fdr", "FDR q-val", 0.02)]:
         values = np.array([r.loc[terms, ours_col].to_numpy() for r in runs])

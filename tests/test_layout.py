@@ -21,8 +21,8 @@ RUNTIME = {"oclstat._constants", "oclstat._runtime", "oclstat._validation", "ocl
 #: Inside a capability package, from the bottom up: a module may import its own layer or
 #: lower layers only. Core (checks, plans, definitions on the host, results), backends (the
 #: devices' code paths), tasks (the scale-out protocol), the public functions, the face.
-LAYERS = [{"validate", "plan", "scores", "core", "stats", "tails", "result", "streams",
-           "mrg31k3p", "special"},
+LAYERS = [{"validate", "plan", "exact", "broad", "scores", "core", "stats", "tails", "result",
+           "streams", "mrg31k3p", "special"},
           {"opencl", "draws", "tiles", "cuda"}, {"tasks"}, {"api"}, {"__init__"}]
 
 

@@ -189,7 +189,8 @@ def test_qvalues_and_frame():
     y = rng.integers(0, 20, size=(10, 6))
     res = oclstat.permutation_test(x, y)
     frame = res.to_frame()
-    assert list(frame.columns) == ["statistic", "pvalue", "qvalue"] and len(frame) == 10
+    assert list(frame.columns) == ["n_x", "n_y", "mean_x", "mean_y", "mean_diff", "effect_size",
+                                   "statistic", "pvalue", "qvalue"] and len(frame) == 10
     assert (res.qvalues() >= res.pvalue - 1e-15).all()
 
 
@@ -229,7 +230,7 @@ def test_agrees_with_coin_exact_oneway_test(R):
         R.globalenv["v"] = R.IntVector(np.r_[x, y].tolist())
         R.r(f'g <- factor(c(rep("x", {m}), rep("y", {n})), levels = c("x", "y"))')
         coin = {}
-        for alt in ("greater", "less"):
+        for alt in ("greater", "less", "two.sided"):
             t = R.r(f'oneway_test(v ~ g, distribution = exact(), alternative = "{alt}")')
             coin[alt] = R.r["pvalue"](t)[0]
             coin["stat"] = R.r["statistic"](t, "linear")[0]
@@ -239,6 +240,14 @@ def test_agrees_with_coin_exact_oneway_test(R):
             assert res.pvalue == pytest.approx(coin[alt], rel=1e-9)
         two = oclstat.permutation_test(x, y).pvalue
         assert two == pytest.approx(min(1, 2 * min(coin["greater"], coin["less"])), rel=1e-9)
+        distance = oclstat.permutation_test(x, y, two_sided="distance").pvalue
+        assert distance == pytest.approx(coin["two.sided"], rel=1e-9)     # coin's |T - E T|
+        windowed = oclstat.permutation_test(x + 0.5, y, n_windows=16, two_sided="distance")
+        scores = np.floor(16 * (np.r_[x + 0.5, y] - min(x.min() + 0.5, y.min()))
+                          / (max(x.max() + 0.5, y.max()) - min(x.min() + 0.5, y.min())))
+        R.globalenv["s"] = R.FloatVector(np.clip(scores, 0, 15).tolist())
+        t = R.r('oneway_test(s ~ g, distribution = exact(), alternative = "two.sided")')
+        assert windowed.pvalue == pytest.approx(R.r["pvalue"](t)[0], rel=1e-9)
 
 
 def test_dataframes_are_paired_by_feature_name(rt):
@@ -284,3 +293,66 @@ def test_a_feature_larger_than_one_allocation_is_spread_over_buffers(rt, monkeyp
                                                         max_alloc=per_feature // 6))
     with pytest.raises(oclstat.DeviceCapabilityError, match="GB per allocation"):
         oclstat.permutation_test(x, y, n_windows=32, device=rt)
+
+
+def test_distance_rule_equals_its_definition_on_the_null(rt):
+    """two_sided="distance": P(|T - E T| >= |t - E T|) summed from the exact null table."""
+    rng = np.random.default_rng(21)
+    x, y = rng.integers(0, 12, size=(5, 7)), rng.integers(0, 12, size=(5, 9))
+    for mid_p in (False, True):
+        res = oclstat.permutation_test(x, y, two_sided="distance", mid_p=mid_p,
+                                       return_null=True, device=rt)
+        for f in range(5):
+            values = res.null_offset[f] + np.arange(res.null_distribution.shape[1])
+            mu = 7 * np.r_[x[f], y[f]].mean()
+            far = np.abs(values - mu)
+            t = abs(res.statistic[f] - mu)
+            null = res.null_distribution[f]
+            want = null[far > t + 1e-9].sum() + (0.5 if mid_p else 1.0) * \
+                null[np.abs(far - t) <= 1e-9].sum()
+            assert res.pvalue[f] == pytest.approx(want, rel=1e-12)
+
+
+def test_one_matrix_and_group_labels(rt):
+    import pandas as pd
+
+    rng = np.random.default_rng(4)
+    data = rng.integers(0, 20, size=(6, 10))
+    labels = np.array(list("abbabaabba"))
+    res = oclstat.permutation_test(data, groups=labels, device=rt)
+    ref = oclstat.permutation_test(data[:, labels == "a"], data[:, labels == "b"], device=rt)
+    np.testing.assert_array_equal(res.pvalue, ref.pvalue)
+    assert res.groups == ("a", "b") and (res.n_x, res.n_y) == (5, 5)
+    swapped = oclstat.permutation_test(data, groups=labels, classes=("b", "a"),
+                                       alternative="less", device=rt)
+    np.testing.assert_allclose(swapped.pvalue, oclstat.permutation_test(
+        data, groups=labels, alternative="greater", device=rt).pvalue, rtol=1e-12)
+    frame = res.to_frame()
+    np.testing.assert_allclose(frame["mean_x"], data[:, labels == "a"].mean(axis=1))
+    np.testing.assert_allclose(frame["mean_diff"], frame["mean_x"] - frame["mean_y"])
+    sd = np.sqrt(((data[:, labels == "a"].var(axis=1, ddof=1) * 4)
+                  + data[:, labels == "b"].var(axis=1, ddof=1) * 4) / 8)
+    np.testing.assert_allclose(frame["effect_size"], frame["mean_diff"] / sd)
+    # a DataFrame's samples matched to a Series of labels by name, not by position
+    samples = [f"s{i}" for i in range(10)]
+    df = pd.DataFrame(data, index=[f"g{i}" for i in range(6)], columns=samples)
+    series = pd.Series(labels, index=samples).sample(frac=1, random_state=3)
+    by_name = oclstat.permutation_test(df, groups=series, device=rt)
+    np.testing.assert_array_equal(by_name.pvalue, res.pvalue)
+    assert by_name.to_frame().index.tolist() == list(df.index)
+    with pytest.raises(ValueError, match="no label for 1 sample"):
+        oclstat.permutation_test(df, groups=series.drop("s3"), device=rt)
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    ({"groups": list("aab")}, "groups has 3 labels but x has 4 samples"),
+    ({"groups": list("aaaa")}, "exactly 2 labels"),
+    ({"groups": list("abca")}, "exactly 2 labels"),
+    ({"groups": list("abab"), "classes": ("a", "c")}, "not in classes"),
+    ({"groups": list("abab"), "y": [1, 2]}, "pass y or groups=, not both"),
+    ({}, "needs y"),
+    ({"y": [1, 2], "two_sided": "twice"}, "two_sided must be one of"),
+])
+def test_group_input_errors(kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        oclstat.permutation_test([1, 2, 3, 4], **kwargs)

@@ -69,12 +69,17 @@ def test_fisher_reads_r_write_csv_like_r(tmp_path, capsys, R):
     """The issue's example: R's row names were read as counts (statistic -9.757, p 0.526)."""
     path = tmp_path / "r.csv"
     R.r(f'write.csv(matrix(c(3,1,1,3,2,5),2),"{path}")')
-    assert main(["fisher", str(path), "--resamples", "1e4", "--seed", "1"]) == 0
+    r_p = R.r(f'fisher.test(as.matrix(read.csv("{path}", row.names = 1)))$p.value')[0]
+    assert main(["fisher", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert f"p-value = {r_p:.4g}" in out
+    assert "2 x 3 table (header row, row names)" in out and "total 15" in out
+    assert main(["fisher", str(path), "--method", "simulate", "--resamples", "1e4", "--seed",
+                 "1"]) == 0
     out = capsys.readouterr().out
     want = oclstat.fisher_sim([[3, 1, 2], [1, 3, 5]], n_resamples=10**4, seed=1)
     assert want.statistic == pytest.approx(-(2 * np.log(6) + np.log(2) + np.log(120)))
     assert f"p-value = {want.pvalue:.4g}" in out
-    assert "2 x 3 table (header row, row names)" in out and "n = 15" in out
 
 
 # ----------------------------------------------------------------------------- pandas, BOM, gzip

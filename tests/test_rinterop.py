@@ -101,7 +101,8 @@ def test_registered_functions_return_what_the_r_package_returns(R, tmp_path):
     frame = rinterop.to_python(R.r(
         "permTest(matrix(c(1, 5, 2, 6, 3, 7), 2, dimnames = list(c('f1', 'f2'), NULL)), "
         "matrix(c(0, 9, 1, 8), 2))"))
-    assert list(frame.columns) == ["feature", "statistic", "p.value", "q.value"]
+    assert list(frame.columns) == ["feature", "meanX", "meanY", "meanDiff", "effectSize",
+                                   "statistic", "p.value", "q.value"]
     assert frame["feature"].tolist() == ["f1", "f2"]
     R.r("s <- createStreams(2L, seed = 9L)")
     assert list(R.r("colnames(s)"))[:2] == ["current.g1.1", "current.g1.2"]
@@ -119,3 +120,13 @@ def test_registered_functions_return_what_the_r_package_returns(R, tmp_path):
     msg = R.r("tryCatch(permTest(c(1.5, 2), c(3, 4), nWindows = 1), "
               "error = function(e) conditionMessage(e))")[0]
     assert "nWindows must be >= 2" in msg                     # R's name, not n_windows
+
+
+def test_registered_perm_test_takes_groups_and_defaults_to_coins_rule(R):
+    rinterop.register()
+    x = [3.0, 5.0, 6.0, 9.0, 1.0, 2.0, 2.0, 4.0, 3.0]
+    R.globalenv["v"] = R.FloatVector(x)
+    h = rinterop.to_python(R.r("permTest(v, groups = factor(rep(c('a', 'b'), c(4, 5))))"))
+    ref = oclstat.permutation_test(x[:4], x[4:], two_sided="distance")
+    assert h["p.value"][0] == ref.pvalue
+    np.testing.assert_allclose(h["estimate"], [np.mean(x[:4]), np.mean(x[4:])])

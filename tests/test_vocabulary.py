@@ -37,7 +37,8 @@ def public_functions() -> dict[str, object]:
     """{name under oclstat: function} of every public function of the package's faces."""
     out = {}
     faces = {"": oclstat, "random.": oclstat.random, "special.": oclstat.special,
-             "io.": oclstat.io, "fields.": oclstat.fields, "genotypes.": oclstat.genotypes}
+             "io.": oclstat.io, "fields.": oclstat.fields, "genotypes.": oclstat.genotypes,
+             "report.": oclstat.report}
     for prefix, module in faces.items():
         for name in module.__all__:
             obj = getattr(module, name)
@@ -71,7 +72,8 @@ def test_signature_uses_the_vocabulary(name):
         if arg in V.KEYWORD_ONLY and SUBJECT.get(name) != arg:
             assert p.kind is p.KEYWORD_ONLY, f"{name}: {arg}= must be keyword-only"
     if "device" in params and name in CAPABILITIES and not name.startswith(("random.", "io.")):
-        assert "client" in params or name in {"fisher_sim", "random_table", "get_runtime"}, \
+        assert "client" in params or name in {"fisher_sim", "fisher_test", "random_table",
+                                                 "get_runtime"}, \
             f"{name} takes device= but not client="
 
 

@@ -2,10 +2,12 @@
 # System packages the tests need, from Debian (only what is missing is installed):
 #   R (r-base-core) with reticulate, testthat and coin, for the R bridge and R comparisons;
 #   clang, LLVM and libclc 16, to compile the kernels for NVIDIA and AMD GPUs
-#   (tools/kernel_resources.py: registers, spills, local memory; builds without fp64).
+#   (tools/kernel_resources.py: registers, spills, local memory; builds without fp64);
+#   chromium, to render the HTML reports in a real browser (tests/test_gsea_report.py).
 # Needs root (CI machines run as root); prints what it would do otherwise.
 set -euo pipefail
-want=(r-base-core r-cran-reticulate r-cran-testthat r-cran-coin clang-16 llvm-16 libclc-16)
+want=(r-base-core r-cran-reticulate r-cran-testthat r-cran-coin clang-16 llvm-16 libclc-16
+      chromium)
 missing=()
 for p in "${want[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .._validation import as_int
+from ..genotypes import Genotypes
 from .scores import SCORES, encode_bits, score_bits
 from .validate import _inputs
 
@@ -86,6 +87,8 @@ class Search:
     complete: bool
     names: list
     index_map: np.ndarray
+    #: (chromosomes, base-pair positions) of the searched SNPs, from a .bim file.
+    loci: tuple | None = None
 
     @property
     def combinations(self) -> int:
@@ -127,5 +130,9 @@ def prepare(genotypes, phenotype=None, *, order=4, score="k2", top=10, snps=None
         raise ValueError(f"{n_snps} SNPs x {g.shape[1]} samples make {bits.nbytes / 2**30:.0f} "
                          "GiB of bit vectors; the kernels address at most 2^32 words: search "
                          "fewer SNPs at a time (snps=)")
+    loci = None
+    if isinstance(genotypes, Genotypes) and genotypes.chromosomes is not None:
+        loci = ([genotypes.chromosomes[i] for i in index_map],
+                np.asarray(genotypes.positions)[index_map])
     return Search(bits, n_words, n_snps, g.shape[1], order, score, top, bool((g >= 0).all()),
-                  names, index_map)
+                  names, index_map, loci)

@@ -5,10 +5,12 @@ from __future__ import annotations
 import warnings
 from dataclasses import dataclass, field
 
+import numpy as np
 import pandas as pd
 
 from .._results import short_repr
 from .plan import Search, _Best
+from .scores import association, tables_from_bits
 
 #: How many of the best combinations ``str()`` shows.
 _SHOWN = 5
@@ -19,8 +21,12 @@ class EpistasisResult:
     """The best combinations of an exhaustive search (:func:`oclstat.epistasis`).
 
     table
-        Best first: ``snp1..snpk`` (indices into the input), ``name1..namek`` and ``k2``
-        (lower is better) or ``mi`` (mutual information in nats, higher is better).
+        Best first: ``snp1..snpk`` (indices into the input), ``name1..namek``, for PLINK
+        input ``chr1, bp1 .. chrk, bpk`` (from the .bim), ``k2`` (lower is better) or ``mi``
+        (mutual information in nats, higher is better), and the significance of the
+        combination's 3^k x 2 table: the likelihood-ratio ``G`` against independence, its
+        ``df``, chi-square ``p`` and ``p_bonferroni`` (p times the combinations searched,
+        at most 1).
     order, score
         The combination size and the score.
     n_snps, n_samples
@@ -45,7 +51,17 @@ class EpistasisResult:
         frame = pd.DataFrame({f"snp{i + 1}": combos[:, i] for i in range(search.order)})
         for i in range(search.order):
             frame[f"name{i + 1}"] = [search.names[j] for j in best.combos[:, i]]
+        if search.loci is not None:
+            chromosomes, positions = search.loci
+            for i in range(search.order):
+                frame[f"chr{i + 1}"] = [chromosomes[j] for j in best.combos[:, i]]
+                frame[f"bp{i + 1}"] = np.asarray(positions)[best.combos[:, i]]
         frame[search.score] = search.values(best.scores)
+        g, df, p = association(tables_from_bits(search.bits, best.combos))
+        frame["G"] = g
+        frame["df"] = df
+        frame["p"] = p
+        frame["p_bonferroni"] = np.minimum(1.0, p * search.combinations)
         return cls(frame, search.order, search.score, search.n_snps, search.n_samples,
                    search.combinations, backend)
 

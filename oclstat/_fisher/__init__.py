@@ -33,19 +33,22 @@ device.
 True
 
 Inside: ``validate`` (the tables' checks), ``plan`` (log-factorials, margins, precision),
-``opencl`` (the device's draws and counts), ``result`` (frozen results), ``api`` (the public
+``exact`` (2 x 2 and enumerated r x c tables on the host), ``opencl`` (the device's draws
+and counts), ``result`` (frozen results), ``api`` (the public
 functions).
 """
 
 from __future__ import annotations
 
-from .api import fisher_sim, fisher_sim_batch, random_table
+from .api import fisher_sim, fisher_sim_batch, fisher_test, random_table
 from .plan import log_factorial_fixed
-from .result import FisherSimBatchResult, FisherSimResult
+from .result import FisherSimBatchResult, FisherSimResult, FisherTestResult
 
 __all__ = [
     "FisherSimResult",
     "FisherSimBatchResult",
+    "FisherTestResult",
+    "fisher_test",
     "fisher_sim",
     "fisher_sim_batch",
     "random_table",

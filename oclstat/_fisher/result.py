@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -123,3 +124,116 @@ class FisherSimBatchResult:
 
         return pd.DataFrame({"statistic": self.statistic, "count": self.count,
                              "pvalue": self.pvalue, "qvalue": self.qvalues()})
+
+
+def _r_format(values, digits: int = 7) -> list[str]:
+    """Numbers as R's ``format(x, digits = 7)`` writes a vector: enough significant digits for
+    each (at most ``digits``), one number of decimals for all, right-aligned."""
+    finite = [v for v in values if math.isfinite(v) and v != 0]
+    decimals, sci = 0, False
+    for v in finite:
+        mant, exp = f"{abs(v):.{digits - 1}e}".split("e")
+        sig = len(mant.replace(".", "").rstrip("0")) or 1
+        decimals = max(decimals, sig - 1 - int(exp))
+        sci = sci or int(exp) >= 15 or int(exp) <= -5
+    out = []
+    for v in values:
+        if math.isinf(v):
+            out.append("Inf" if v > 0 else "-Inf")
+        elif sci and v != 0:
+            mant, exp = f"{v:.{digits - 1}e}".split("e")
+            mant = mant.rstrip("0").rstrip(".")
+            out.append(f"{mant}e{exp[0]}{int(exp[1:]):02d}")
+        else:
+            out.append(f"{v:.{decimals}f}")
+    width = max(len(t) for t in out)
+    return [t.rjust(width) for t in out]
+
+
+_ALTERNATIVE_TEXT = {"two-sided": "not equal to", "less": "less than", "greater": "greater than"}
+
+
+@dataclass(frozen=True, repr=False)
+class FisherTestResult:
+    """Result of :func:`fisher_test` (printed as R prints ``fisher.test``).
+
+    pvalue : float
+        Exact (``method="exact"``) or Monte Carlo (``"simulate"``) p-value.
+    odds_ratio, conf_int : float, (float, float)
+        2 x 2 tables: the conditional maximum-likelihood odds ratio and its exact confidence
+        interval at ``conf_level`` (None for larger tables).
+    method : str
+        "exact" or "simulate".
+    n_resamples, count : int
+        The simulated tables and how many were at most as probable as the observed one
+        (``method="simulate"``).
+    n_tables : int
+        The number of tables with the observed margins (r x c enumerated exactly).
+    """
+
+    pvalue: float
+    alternative: str
+    method: str
+    odds_ratio: float | None = None
+    conf_int: tuple | None = None
+    conf_level: float = 0.95
+    null_odds_ratio: float = 1.0
+    n_resamples: int | None = None
+    count: int | None = None
+    n_tables: int | None = None
+    null_distribution: np.ndarray | None = field(default=None, compare=False)
+    table: np.ndarray | None = field(default=None, compare=False)
+    data_name: str = "x"
+
+    @property
+    def title(self) -> str:
+        if self.method == "simulate":
+            return f"{METHOD} (based on {_r_number(self.n_resamples)} replicates)"
+        return "Fisher's Exact Test for Count Data"
+
+    def report(self) -> str:
+        """The test as R's ``print(fisher.test(...))`` shows it."""
+        if self.method == "simulate":
+            head = f"\n\t{METHOD} (based on\n\t{_r_number(self.n_resamples)} replicates)\n\n"
+        else:
+            head = "\n\tFisher's Exact Test for Count Data\n\n"
+        lines = [f"data:  {self.data_name}", f"p-value {_r_pvalue(self.pvalue)}"]
+        if self.odds_ratio is None:
+            lines.append("alternative hypothesis: two.sided")
+        else:
+            null = _r_format([self.null_odds_ratio])[0].strip()
+            lines.append(f"alternative hypothesis: true odds ratio is "
+                         f"{_ALTERNATIVE_TEXT[self.alternative]} {null}")
+            level = _r_format([100 * self.conf_level])[0].strip()
+            lines.append(f"{level} percent confidence interval:")
+            lines.append(" " + " ".join(_r_format(list(self.conf_int))))
+            lines.append("sample estimates:")
+            value = _r_format([self.odds_ratio])[0]
+            width = max(len("odds ratio"), len(value))
+            lines += ["odds ratio".rjust(width) + " ", value.rjust(width) + " "]
+        return head + "\n".join(lines) + "\n"
+
+    def __str__(self) -> str:
+        return self.report()
+
+    def __repr__(self) -> str:
+        shape = None if self.table is None else "x".join(str(s) for s in self.table.shape)
+        return short_repr("FisherTestResult", table=shape, pvalue=self.pvalue,
+                          method=self.method, alternative=self.alternative,
+                          odds_ratio=self.odds_ratio)
+
+    def to_frame(self):
+        """A one-row pandas DataFrame: p-value, method, odds ratio and interval (2 x 2), the
+        table's dimensions and total, and the simulation's size."""
+        import pandas as pd
+
+        rows, cols = (None, None) if self.table is None else self.table.shape
+        low, high = self.conf_int if self.conf_int is not None else (None, None)
+        return pd.DataFrame({
+            "pvalue": [self.pvalue], "method": [self.method], "alternative": [self.alternative],
+            "odds_ratio": [self.odds_ratio], "conf_low": [low], "conf_high": [high],
+            "conf_level": [self.conf_level if self.conf_int is not None else None],
+            "rows": [rows], "cols": [cols],
+            "total": [None if self.table is None else int(self.table.sum())],
+            "n_resamples": [self.n_resamples], "count": [self.count],
+            "n_tables": [self.n_tables]})

@@ -11,7 +11,7 @@ from .._runtime import get_runtime
 from .._scale import executor
 from .._validation import as_float_dtype, as_int
 from . import tasks
-from .core import _order, enrichment_score, ranking_metric
+from .core import _order, enrichment_score, leading_edge_stats, ranking_metric
 from .opencl import null_statistics
 from .result import GseaResult
 from .validate import _ALIASES, METRICS, _expression, _gene_sets, _phenotype
@@ -157,12 +157,14 @@ def gsea(
     set_names = list(sets)
     es_obs = np.empty(len(sets))
     leading = []
+    edge_stats = np.empty((len(sets), 4))
     for i, name in enumerate(set_names):
         pos = np.sort(position[sets[name]])
         es, peak = enrichment_score(sorted_metric, pos, weight)
         es_obs[i] = es
         edge = pos[: peak + 1] if es >= 0 else pos[peak:][::-1]
         leading.append([names[order[q]] for q in edge])
+        edge_stats[i] = leading_edge_stats(es, peak, pos, order.size)
 
     runner, owned = executor(device, client)
     if runner is not None:
@@ -196,6 +198,10 @@ def gsea(
             "fdr": null.fdr,
             "fwer": null.fwer,
             "size": [len(sets[s]) for s in set_names],
+            "rank_at_max": edge_stats[:, 0].astype(np.int64),
+            "leading_edge_tags": edge_stats[:, 1],
+            "leading_edge_list": edge_stats[:, 2],
+            "leading_edge_signal": edge_stats[:, 3],
             "leading_edge": leading,
         },
         index=pd.Index(set_names, name="term"),

@@ -115,3 +115,25 @@ def running_sum(sorted_metric: np.ndarray, positions: np.ndarray,
     nr = w[hit].sum()
     step = np.where(hit, (w / nr) if nr > 0 else 1.0 / k, -1.0 / (n - k))
     return np.cumsum(step)
+
+
+def leading_edge_stats(es: float, peak: int, positions: np.ndarray, n_genes: int):
+    """Broad GSEA's RANK AT MAX and leading-edge numbers of one set: ``(rank, tags, list,
+    signal)``. The running sum peaks at ranking position ``rank`` (0-based: the peak's hit for
+    ES >= 0, the gene before the trough's hit for ES < 0); ``tags`` is the fraction of the
+    set's genes in the leading edge, ``list`` the fraction of the ranking up to (ES >= 0) or
+    from (ES < 0) the peak, the peak's gene included (as Broad and GSEApy count it), and
+    ``signal = tags (1 - list) N / (N - Nh)``.
+
+    >>> leading_edge_stats(1.0, 1, np.array([0, 1]), 4)
+    (1, 1.0, 0.5, 1.0)
+    """
+    k = positions.size
+    if es >= 0:
+        rank = int(positions[peak])
+        tags, frac = (peak + 1) / k, (rank + 1) / n_genes
+    else:
+        rank = max(0, int(positions[peak]) - 1)
+        tags, frac = (k - peak) / k, (n_genes - rank) / n_genes
+    signal = tags * (1.0 - frac) * n_genes / (n_genes - k) if n_genes > k else 0.0
+    return rank, tags, frac, signal

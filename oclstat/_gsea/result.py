@@ -9,7 +9,11 @@ import numpy as np
 import pandas as pd
 
 from .._results import short_repr
+from .broad import broad_table
 from .core import running_sum
+
+#: Sets per direction ``str()`` shows.
+_SHOWN = 10
 
 
 @dataclass(frozen=True, repr=False)
@@ -18,8 +22,12 @@ class GseaResult:
 
     table
         One row per gene set (index: set name), sorted by decreasing NES: ``es``, ``nes``,
-        ``pval`` (nominal), ``fdr`` (Broad's q-value), ``fwer``, ``size`` (genes of the set in
-        the data) and ``leading_edge`` (the genes up to the ES peak, in ranking order).
+        ``pval`` (nominal), ``fdr`` (Broad's q-value), ``fwer`` (p- and q-values count the
+        observed labelling, (k + 1) / (n + 1), never 0), ``size`` (genes of the set in the
+        data), ``rank_at_max`` (where the running sum peaks), ``leading_edge_tags``,
+        ``_list`` and ``_signal`` (Broad's leading-edge numbers) and ``leading_edge`` (the
+        genes up to the ES peak, in ranking order). :attr:`positive` and :attr:`negative`
+        give the two directions in Broad's report columns.
     ranking
         The observed metric of every gene, in ranking order (a Series indexed by gene).
     es_null
@@ -57,6 +65,31 @@ class GseaResult:
     def to_frame(self) -> pd.DataFrame:
         """The results table (a copy): one row per gene set, by decreasing NES."""
         return self.table.copy()
+
+    @property
+    def positive(self) -> pd.DataFrame:
+        """The sets enriched in ``classes[0]`` (ES >= 0) in Broad's report columns, by
+        decreasing NES."""
+        return broad_table(self.table, "pos")
+
+    @property
+    def negative(self) -> pd.DataFrame:
+        """The sets enriched in ``classes[1]`` (ES < 0) in Broad's report columns, by
+        increasing NES."""
+        return broad_table(self.table, "neg")
+
+    def __str__(self) -> str:
+        parts = [repr(self)]
+        for title, table in ((f"enriched in {self.classes[0]} (ES >= 0)", self.positive),
+                             (f"enriched in {self.classes[1]} (ES < 0)", self.negative)):
+            shown = table.head(_SHOWN).drop(columns=["LEADING EDGE"])
+            with pd.option_context("display.width", 140, "display.max_columns", 20,
+                                   "display.float_format", lambda v: f"{v:.4g}"):
+                text = shown.to_string(index=False) if len(shown) else "(none)"
+            more = len(table) - len(shown)
+            parts.append(f"{title}: {len(table)} sets\n{text}"
+                         + (f"\n... {more} more: .positive / .negative" if more > 0 else ""))
+        return "\n\n".join(parts)
 
     def running_sum(self, set_name: str) -> np.ndarray:
         """The running enrichment sum of ``set_name`` along the ranking."""

@@ -1,5 +1,10 @@
 """Broad GSEA's statistics from the device's counts: NES from same-sign null means, nominal p,
-FDR q-values and FWER p-values."""
+FDR q-values and FWER p-values.
+
+No p-value or q-value is ever exactly 0: every count of null values at least as extreme
+counts the observed labelling too, ``(k + 1) / (n + 1)`` (as fgsea, and Phipson and Smyth,
+2010), where Broad's GSEA writes ``k / n`` (0 when no permutation reaches the observed value,
+with a note that p < 1/n). The difference is at most 1/n."""
 
 from __future__ import annotations
 
@@ -29,7 +34,7 @@ def normalisation(totals, es_obs):
         neg_mean = np.abs(np.where(n_neg > 0, s_neg / n_neg, es_obs))
         nes = np.where(es_obs >= 0, es_obs / pos_mean, es_obs / neg_mean)
         deno = np.where(es_obs >= 0, n_pos, n_neg)
-        pval = np.where(deno > 0, extreme / deno, 1.0)
+        pval = (extreme + 1.0) / (deno + 1.0)
     return pos_mean, neg_mean, nes, pval
 
 
@@ -48,14 +53,15 @@ def _fdr_fwer(nes, es_obs, obs_pos, obs_neg, hist_pos, hist_neg, extremes):
         if es_obs[i] >= 0:
             ub = np.searchsorted(obs_pos, x, side="right")
             lb = np.searchsorted(obs_pos, x, side="left")
-            phi_null = above_pos[ub] / all_pos if all_pos else 0.0
+            phi_null = (above_pos[ub] + 1.0) / (all_pos + 1.0)
             phi_obs = (obs_pos.size - lb) / obs_pos.size
-            fwer[i] = (n_resamples - np.searchsorted(max_pos, x, side="left")) / n_resamples
+            fwer[i] = (n_resamples - np.searchsorted(max_pos, x, side="left") + 1.0) / \
+                (n_resamples + 1.0)
         else:
             lb = np.searchsorted(obs_neg, x, side="left")
             ub = np.searchsorted(obs_neg, x, side="right")
-            phi_null = upto_neg[lb] / all_neg if all_neg else 0.0
+            phi_null = (upto_neg[lb] + 1.0) / (all_neg + 1.0)
             phi_obs = ub / obs_neg.size
-            fwer[i] = np.searchsorted(min_neg, x, side="right") / n_resamples
+            fwer[i] = (np.searchsorted(min_neg, x, side="right") + 1.0) / (n_resamples + 1.0)
         fdr[i] = min(1.0, phi_null / phi_obs) if phi_obs > 0 else 1.0
     return fdr, fwer

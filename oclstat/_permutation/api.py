@@ -9,14 +9,21 @@ from .._scale import executor, run
 from .._validation import as_int
 from . import tasks
 from .opencl import device_pvalues
-from .plan import ALTERNATIVES, MAX_SUM
+from .plan import ALTERNATIVES, MAX_SUM, TWO_SIDED
 from .result import PermutationTestResult
-from .validate import _aligned_features, _as_samples, window_scores
+from .validate import (
+    _aligned_features,
+    _as_samples,
+    group_summary,
+    split_by_groups,
+    window_scores,
+)
 
 # ----------------------------------------------------------------------------- the test
 
 
-def permutation_test(x, y, *, n_windows=None, alternative="two-sided", mid_p=False, axis=-1,
+def permutation_test(x, y=None, *, groups=None, classes=None, n_windows=None,
+                     alternative="two-sided", two_sided="double", mid_p=False, axis=-1,
                      return_null=False, device=None, client=None, progress=None):
     """Exact two-sample permutation test of the sum of the first sample's scores.
 
@@ -79,6 +86,18 @@ def permutation_test(x, y, *, n_windows=None, alternative="two-sided", mid_p=Fal
     """
     if alternative not in ALTERNATIVES:
         raise ValueError(f"alternative must be one of {ALTERNATIVES}, got {alternative!r}")
+    if two_sided not in TWO_SIDED:
+        raise ValueError(f"two_sided must be one of {TWO_SIDED}, got {two_sided!r}")
+    names = None
+    if groups is not None:
+        if y is not None:
+            raise ValueError("pass y or groups=, not both")
+        x, y, names = split_by_groups(x, groups, classes, axis)
+    elif y is None:
+        raise ValueError("permutation_test needs y (the second sample) or groups= (one label "
+                         "per sample of x)")
+    elif classes is not None:
+        raise ValueError("classes= goes with groups=")
     x, y, features = _aligned_features(x, y, axis)
     one_feature = np.ndim(x) == 1 and np.ndim(y) == 1
     xs = _as_samples(x, "x", axis)
@@ -87,6 +106,7 @@ def permutation_test(x, y, *, n_windows=None, alternative="two-sided", mid_p=Fal
         raise ValueError(f"x and y must hold the same number of features, got {xs.shape[0]} "
                          f"and {ys.shape[0]}")
     m, n = xs.shape[1], ys.shape[1]
+    summary = group_summary(xs, ys)
     pooled = np.concatenate([xs, ys], axis=1)
     if n_windows is not None:
         w = as_int(n_windows, "n_windows", minimum=2, maximum=2**20)
@@ -114,7 +134,8 @@ def permutation_test(x, y, *, n_windows=None, alternative="two-sided", mid_p=Fal
             raise ValueError("return_null=True is not available with client= or several "
                              "devices; it needs every null table on this host")
         try:
-            base, p = tasks.merge(run(runner, tasks.plan(scores, m, n, alternative, mid_p),
+            base, p = tasks.merge(run(runner, tasks.plan(scores, m, n, alternative, mid_p,
+                                                         two_sided=two_sided),
                                       progress=progress, desc="permutation_test tasks"))
         finally:
             if owned:
@@ -123,15 +144,18 @@ def permutation_test(x, y, *, n_windows=None, alternative="two-sided", mid_p=Fal
     else:
         rt = get_runtime(device[0] if isinstance(device, (list, tuple)) else device)
         base, p, null_x = device_pvalues(rt, scores, m, n, alternative, mid_p, return_null,
-                                         progress)
+                                         progress, two_sided)
     x_scores = scores[:, :m].sum(axis=1)
 
     statistic = x_scores + offset
     null_offset = base + offset
+    common = dict(two_sided=two_sided, groups=names, n_x=m, n_y=n)
     if one_feature:
         return PermutationTestResult(
             statistic[0].item(), float(p[0]), alternative, bool(mid_p), w,
-            null_x[0] if return_null else None, null_offset[0].item() if return_null else None)
+            null_x[0] if return_null else None, null_offset[0].item() if return_null else None,
+            **common, **{k: float(v[0]) for k, v in summary.items()})
     return PermutationTestResult(statistic, p, alternative, bool(mid_p), w,
                                  null_x if return_null else None,
-                                 null_offset if return_null else None, features)
+                                 null_offset if return_null else None, features, **common,
+                                 **summary)

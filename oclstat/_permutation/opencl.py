@@ -69,7 +69,7 @@ def _null_batches(rt, scores: np.ndarray, k: int, plan: dict, progress):
 
 
 def device_pvalues(rt, scores: np.ndarray, m: int, n: int, alternative: str, mid_p: bool,
-                   return_null: bool, progress):
+                   return_null: bool, progress, two_sided: str = "double"):
     """(index base, p-values, null tables or None) of the features (rows of ``scores``: x's
     ``m`` scores, then y's ``n``) on ``rt``, a batch of features at a time."""
     k = min(m, n)
@@ -86,7 +86,8 @@ def device_pvalues(rt, scores: np.ndarray, m: int, n: int, alternative: str, mid
     for f0, probs in _null_batches(rt, sorted_scores, k, plan, progress):
         f1 = f0 + len(probs)
         base[f0:f1], null_b, p[f0:f1] = _tail_pvalues(probs, sorted_scores[f0:f1],
-                                                      scores[f0:f1], m, n, alternative, mid_p)
+                                                      scores[f0:f1], m, n, alternative, mid_p,
+                                                      two_sided)
         if return_null:
             null_x[f0:f1] = null_b
     return base, p, null_x

@@ -10,6 +10,8 @@ from .._runtime import DeviceCapabilityError
 from .._validation import host_memory_available
 
 ALTERNATIVES = ("two-sided", "less", "greater")
+#: Two-sided rules: twice the smaller tail (scipy), or the distance from the mean (coin).
+TWO_SIDED = ("double", "distance")
 _U32 = np.uint32
 _U64 = np.uint64
 #: Largest sum of a feature's pooled scores (the device indexes sums with 32-bit integers).

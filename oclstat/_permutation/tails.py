@@ -5,8 +5,12 @@ from __future__ import annotations
 import numpy as np
 
 
-def _tail_pvalues(probs, sorted_scores, scores, m, n, alternative, mid_p):
-    """(statistic index base, the null of x's sum, p-values) of a batch of features."""
+def _tail_pvalues(probs, sorted_scores, scores, m, n, alternative, mid_p, two_sided="double"):
+    """(statistic index base, the null of x's sum, p-values) of a batch of features.
+
+    Two-sided p-values: ``two_sided="double"`` is twice the smaller tail (capped at 1, as
+    scipy's permutation_test); ``"distance"`` is P(|T - E T| >= |t - E T|) (coin's rule),
+    compared in exact integers as |(m + n) T - m total|."""
     row_len = probs.shape[1]
     x_scores = scores[:, :m].sum(axis=1)
     total = scores.sum(axis=1)
@@ -34,6 +38,14 @@ def _tail_pvalues(probs, sorted_scores, scores, m, n, alternative, mid_p):
         p = p_ge
     elif alternative == "less":
         p = p_le
+    elif two_sided == "distance":
+        values = base[:, None] + np.arange(row_len)[None, :]            # x-sums of the null
+        centre = m * total
+        far = np.abs((m + n) * values - centre[:, None])
+        observed = np.abs((m + n) * x_scores - centre)[:, None]
+        p = np.where(far > observed, null_x, 0.0).sum(axis=1)
+        same = np.where(far == observed, null_x, 0.0).sum(axis=1)
+        p = p + (0.5 if mid_p else 1.0) * same
     else:
         p = np.minimum(1.0, 2.0 * np.minimum(p_ge, p_le))
     return base, null_x, np.clip(p, 0.0, 1.0)

@@ -12,16 +12,17 @@ from .opencl import device_pvalues
 CHUNK_FEATURES = 2048
 
 
-def _chunk(scores, m, n, alternative, mid_p):
-    base, p, _ = device_pvalues(task_runtime(), scores, m, n, alternative, mid_p, False, False)
+def _chunk(scores, m, n, alternative, mid_p, two_sided="double"):
+    base, p, _ = device_pvalues(task_runtime(), scores, m, n, alternative, mid_p, False, False,
+                                two_sided)
     return base, p
 
 
 def plan(scores: np.ndarray, m: int, n: int, alternative: str, mid_p: bool,
-         chunk: int | None = None) -> list[Task]:
+         chunk: int | None = None, two_sided: str = "double") -> list[Task]:
     """Tasks over chunks of the features' scores (rows: x's m, then y's n)."""
     chunk = chunk or CHUNK_FEATURES
-    return [Task(_chunk, (scores[a:a + chunk], m, n, alternative, mid_p))
+    return [Task(_chunk, (scores[a:a + chunk], m, n, alternative, mid_p, two_sided))
             for a in range(0, len(scores), chunk)]
 
 

@@ -18,3 +18,26 @@ test_that("permTest on two vectors is an htest with the exact p-value", {
   expect_equal(r$p.value, 3 / 126, tolerance = 1e-12)   # 3 of the C(9, 4) relabelings
   expect_equal(unname(r$statistic), 23)
 })
+
+test_that("permTest's two-sided p-value is coin's by default, and groups= splits one matrix", {
+  skip_without_python()
+  x <- c(3, 5, 6, 9); y <- c(1, 2, 2, 4, 3)
+  d <- permTest(x, y)
+  ref <- py()$permutation_test(oclstat:::to_py_array(x), oclstat:::to_py_array(y),
+                               two_sided = "distance")
+  expect_identical(d$p.value, ref$pvalue)
+  expect_equal(permTest(x, y, twoSided = "double")$p.value, 2 * 3 / 126, tolerance = 1e-12)
+  expect_equal(unname(d$estimate), c(mean(x), mean(y)))
+  if (requireNamespace("coin", quietly = TRUE)) {
+    g <- factor(rep(c("x", "y"), c(4, 5)))
+    t <- coin::oneway_test(c(x, y) ~ g, distribution = coin::exact())
+    expect_equal(d$p.value, as.numeric(coin::pvalue(t)), tolerance = 1e-9)
+  }
+  m <- rbind(a = c(x, y), b = c(y, x))
+  g <- factor(c(rep("x", 4), rep("y", 5)), levels = c("x", "y"))
+  r <- permTest(m, groups = g)
+  expect_equal(r$p.value[1], d$p.value)
+  expect_identical(r$feature, c("a", "b"))
+  expect_equal(r$meanDiff, r$meanX - r$meanY)
+  expect_error(permTest(m, y, groups = g), "not both")
+})

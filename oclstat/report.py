@@ -1,0 +1,168 @@
+"""Reports of results as the users of each method's reference tool read them: Broad GSEA's
+HTML report (both directions' tables in Broad's columns, enrichment plots of the top sets,
+the run's parameters and device) beside the full tables as TSV.
+
+>>> import numpy as np, pandas as pd, oclstat, tempfile, matplotlib
+>>> matplotlib.use("Agg")
+>>> rng = np.random.default_rng(1)
+>>> expr = pd.DataFrame(rng.normal(size=(120, 6)), index=[f"G{i}" for i in range(120)])
+>>> res = oclstat.gsea(expr, list("aaabbb"), {"s": [f"G{i}" for i in range(15)],
+...                    "t": [f"G{i}" for i in range(50, 70)]}, n_resamples=50, min_size=10,
+...                    seed=1)
+>>> write_gsea_report(res, tempfile.mkdtemp(), plots=1).name
+'index.html'
+"""
+
+from __future__ import annotations
+
+import datetime
+import html
+import re
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from ._gsea.broad import broad_table
+from .plot import _pyplot, plot_enrichment
+
+__all__ = ["write_gsea_report"]
+
+
+def _file_name(text: str) -> str:
+    return re.sub(r"[^A-Za-z0-9._-]+", "_", str(text))[:120] or "set"
+
+
+def _html_table(frame: pd.DataFrame, plots: dict) -> str:
+    head = "".join(f"<th>{html.escape(c)}</th>" for c in frame.columns)
+    rows = []
+    for _, row in frame.iterrows():
+        cells = []
+        for c in frame.columns:
+            v = row[c]
+            if c == "NAME" and v in plots:
+                text = f'<a href="{html.escape(plots[v])}">{html.escape(str(v))}</a>'
+            elif isinstance(v, (float, np.floating)):
+                text = f"{v:.4g}"
+            else:
+                text = html.escape(str(v))
+            cells.append(f"<td>{text}</td>")
+        rows.append("<tr>" + "".join(cells) + "</tr>")
+    return (f'<table class="report"><thead><tr>{head}</tr></thead><tbody>'
+            + "".join(rows) + "</tbody></table>")
+
+
+_STYLE = """body{font-family:sans-serif;margin:2em;color:#222}table.report{border-collapse:
+collapse;font-size:13px;margin-bottom:1em}table.report td,table.report th{border:1px solid #bbb;
+padding:2px 6px;text-align:right}table.report td:first-child{text-align:left}
+.plots figure{display:inline-block;margin:4px}.plots img{width:420px;border:1px solid #ddd}"""
+
+_CHECK = """<script>
+window.addEventListener('load', function () {
+  var imgs = document.images, ok = 0;
+  for (var i = 0; i < imgs.length; i++) { if (imgs[i].complete && imgs[i].naturalWidth > 0) ok++; }
+  document.body.setAttribute('data-images-loaded', String(ok));
+  var rows = document.querySelectorAll('table.report tbody tr').length;
+  document.body.setAttribute('data-table-rows', String(rows));
+});
+</script>"""
+
+
+def write_gsea_report(result, directory, *, parameters: dict | None = None, rows: int = 100,
+                 plots: int = 5) -> Path:
+    """Write Broad GSEA's report of a :class:`GseaResult` into a folder.
+
+    Parameters
+    ----------
+    result : GseaResult
+        From :func:`oclstat.gsea`.
+    directory : str or path
+        The folder (created if needed).
+    parameters : dict, optional
+        More rows for the report's parameter table (input files, seed, ...).
+    rows : int, optional
+        Sets per direction shown in index.html (the TSV files hold them all).
+    plots : int, optional
+        Enrichment plots for the top sets of each direction.
+
+    Returns
+    -------
+    pathlib.Path
+        The path of index.html.
+
+    See Also
+    --------
+    GseaResult.positive, GseaResult.negative : the two tables.
+    oclstat.plot_enrichment : one set's plot.
+
+    Notes
+    -----
+    Writes ``index.html`` (the run's parameters and device, both directions' tables in Broad's
+    columns, set names linked to ``enplot_<set>.png``), ``gsea_report_for_<class>.tsv`` for
+    each direction and the plots. The page needs no server and no network; a script in it
+    records, once loaded, how many images decoded and how many table rows it shows (the tests
+    read them from a headless browser).
+
+    References
+    ----------
+    .. [1] Subramanian, A. et al. (2005). Gene set enrichment analysis: a knowledge-based
+           approach for interpreting genome-wide expression profiles. PNAS 102(43), 15545-15550.
+    .. [2] Broad Institute. GSEA User Guide: interpreting GSEA results.
+
+    Examples
+    --------
+    >>> import numpy as np, pandas as pd, oclstat, tempfile, matplotlib
+    >>> matplotlib.use("Agg")
+    >>> rng = np.random.default_rng(1)
+    >>> expr = pd.DataFrame(rng.normal(size=(120, 6)), index=[f"G{i}" for i in range(120)])
+    >>> res = oclstat.gsea(expr, list("aaabbb"), {"s": [f"G{i}" for i in range(15)]},
+    ...                    n_resamples=20, min_size=10, seed=1)
+    >>> write_gsea_report(res, tempfile.mkdtemp(), plots=1).name
+    'index.html'
+    """
+    plt = _pyplot()
+    out = Path(directory)
+    out.mkdir(parents=True, exist_ok=True)
+    sections, images = [], []
+    for direction, cls in (("pos", result.classes[0]), ("neg", result.classes[1])):
+        table = broad_table(result.table, direction)
+        tsv = f"gsea_report_for_{_file_name(cls)}.tsv"
+        table.to_csv(out / tsv, sep="\t", index=False, float_format="%.6g")
+        linked = {}
+        for name in table["NAME"].head(plots):
+            png = f"enplot_{_file_name(name)}.png"
+            fig = plot_enrichment(result, name)
+            fig.savefig(out / png, dpi=90)
+            plt.close(fig)
+            linked[name] = png
+            images.append((name, png))
+        significant = int((table["FDR q-val"] < 0.25).sum())
+        sections.append(
+            f"<h2>Enrichment in phenotype {html.escape(str(cls))} "
+            f"({'ES &ge; 0' if direction == 'pos' else 'ES &lt; 0'})</h2>"
+            f"<p>{len(table)} gene sets; {significant} with FDR q &lt; 25%. "
+            f"Full table: <a href=\"{html.escape(tsv)}\">{html.escape(tsv)}</a>"
+            + (f" (first {rows} shown)" if len(table) > rows else "") + "</p>"
+            + _html_table(table.head(rows), linked))
+    params = {"classes": f"{result.classes[0]} vs {result.classes[1]}",
+              "metric": result.metric, "weight (p)": result.weight,
+              "permutations": result.n_resamples, "genes ranked": len(result.ranking),
+              "gene sets tested": len(result.table),
+              "gene sets outside the size limits": result.n_filtered,
+              "device": result.device, **(parameters or {}),
+              "written": datetime.datetime.now().isoformat(timespec="seconds")}
+    param_rows = "".join(f"<tr><th>{html.escape(str(k))}</th><td>{html.escape(str(v))}</td>"
+                         "</tr>" for k, v in params.items())
+    gallery = "".join(f'<figure><img src="{html.escape(png)}" alt="{html.escape(name)}">'
+                      f"<figcaption>{html.escape(name)}</figcaption></figure>"
+                      for name, png in images)
+    page = (f"<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>GSEA report</title>"
+            f"<style>{_STYLE}</style></head><body><h1>GSEA report (oclstat)</h1>"
+            f"<table class=\"params\">{param_rows}</table>{''.join(sections)}"
+            f"<h2>Enrichment plots</h2><div class=\"plots\">{gallery}</div>"
+            f"<p>p-values and q-values count the observed labelling with the permutations, "
+            f"(k + 1) / (n + 1), so none is 0 (Broad's GSEA writes k / n).</p>"
+            f"{_CHECK}</body></html>")
+    index = out / "index.html"
+    index.write_text(page, encoding="utf-8")
+    return index
