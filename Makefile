@@ -57,6 +57,7 @@ bench: setup
 	$(BIN)/python benchmarks/bench_fisher.py
 	$(BIN)/python benchmarks/bench_permutation.py
 	$(BIN)/python benchmarks/bench_gsea.py
+	$(BIN)/python benchmarks/bench_prerank.py
 	$(BIN)/python benchmarks/bench_fields.py
 	$(BIN)/python benchmarks/bench_epistasis.py
 	$(BIN)/python benchmarks/bench_distributed.py

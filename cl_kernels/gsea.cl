@@ -41,6 +41,7 @@
 
 
 #include <oclstat/mrg31k3p.clh>
+#include <oclstat/es_walk.clh>
 
 /* ------------------------------------------------------------------ permuted labels */
 
@@ -254,28 +255,6 @@ __kernel void gsea_rank(__global const REAL *key, const uint n_genes, __global u
 }
 
 /* ------------------------------------------------------------------ enrichment scores */
-
-/* The running sum just after (top) and just before (bottom) the hit of a member at position
- * r, with h members and weight c before it, w its own weight, nr the set's total weight and k
- * its size (weights: exact integers). All weights zero: every member counts 1/k (as fgsea). */
-inline void gsea_hit(const uint r, const uint h, const long c, const long w, const long nr,
-                     const uint k, const uint n_genes, REAL *top, REAL *bottom)
-{
-    const REAL miss = (REAL)(r - h) / (REAL)(n_genes - k);
-    if (nr > 0) {
-        *top = (REAL)(c + w) / (REAL)nr - miss;
-        *bottom = (REAL)c / (REAL)nr - miss;
-    } else {
-        *top = (REAL)(h + 1u) / (REAL)k - miss;
-        *bottom = (REAL)h / (REAL)k - miss;
-    }
-}
-
-/* ES from the largest top and the smallest bottom: the deviation of larger magnitude. */
-inline REAL gsea_pick(const REAL mx, const REAL mn)
-{
-    return mx > -mn ? mx : mn;
-}
 
 __kernel void gsea_es_pairs(__global const REAL *key, __global const uint *rank,
                             __global const int *wexp, const uint n_genes,

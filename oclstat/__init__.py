@@ -28,6 +28,7 @@ from ._fisher import (
 )
 from ._gsea import GseaResult, gsea
 from ._permutation import PermutationTestResult, permutation_test
+from ._prerank import PrerankResult, gsea_prerank
 from ._runtime import (
     DeviceCapabilityError,
     DeviceInfo,
@@ -55,6 +56,8 @@ __all__ = [
     "io",
     "GseaResult",
     "gsea",
+    "gsea_prerank",
+    "PrerankResult",
     "plot_enrichment",
     "plot_fields",
     "special",

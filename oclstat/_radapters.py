@@ -176,6 +176,36 @@ def gsea(expr, labels, geneSets, nperm=1000, metric="signal_to_noise", weight=1.
                    "FWER": t["fwer"].to_numpy(dtype=float)}, "data.frame")
 
 
+@_r_function("fgseaGpu", "gsea_prerank")
+def fgsea_gpu(pathways, stats, nPermSimple=1000, method="multilevel",  # noqa: N803
+              minSize=15, maxSize=500, eps=1e-50, sampleSize=101, gseaParam=1.0,  # noqa: N803
+              seed=None, *, genes=None, device=None):
+    import pandas as pd
+
+    from ._prerank import gsea_prerank
+
+    if not isinstance(pathways, dict) or not pathways or any(not k for k in pathways):
+        raise ValueError("pathways must be a named list of character vectors")
+    if isinstance(stats, dict):
+        genes, stats = list(stats), list(stats.values())
+    if genes is None:
+        raise ValueError("stats must be a named numeric vector (names are genes)")
+    ranking = pd.Series(np.asarray(stats, dtype=np.float64), index=[str(g) for g in genes])
+    res = gsea_prerank(ranking, {k: [str(g) for g in np.atleast_1d(v)]
+                                 for k, v in pathways.items()},
+                       n_resamples=nPermSimple, method=method, min_size=minSize,
+                       max_size=maxSize, eps=eps, sample_size=sampleSize, weight=gseaParam,
+                       seed=seed, device=device)
+    t = res.table
+    return RValue({"pathway": Characters(str(s) for s in t.index),
+                   "pval": t["pval"].to_numpy(dtype=float),
+                   "padj": t["padj"].to_numpy(dtype=float),
+                   "log2err": t["log2err"].to_numpy(dtype=float),
+                   "ES": t["ES"].to_numpy(dtype=float), "NES": t["NES"].to_numpy(dtype=float),
+                   "size": t["size"].to_numpy(dtype=np.int32),
+                   "leadingEdge": [Characters(g) for g in t["leadingEdge"]]}, "data.frame")
+
+
 @_r_function("epistasis", "epistasis")
 def epistasis(genotypes, phenotype, order=4, top=10, score="k2", snpNames=None,  # noqa: N803
               backend="auto", *, device=None):
@@ -290,6 +320,15 @@ def read_gmt(path, *, device=None):
     from .io import read_gmt as run
 
     return RValue({str(k): Characters(v) for k, v in run(str(path)).items()})
+
+
+@_r_function("readRnk", "io.read_rnk")
+def read_rnk(path, *, device=None):
+    from .io import read_rnk as run
+
+    s = run(str(path))
+    return RValue(s.to_numpy(dtype=np.float64),
+                  attributes={"names": Characters(str(g) for g in s.index)})
 
 
 @_r_function("listDevices", "devices")

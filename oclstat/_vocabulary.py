@@ -63,6 +63,8 @@ CLI_FLAGS = {
     "method": "--method",
     "two_sided": "--two-sided",
     "groups": "--groups",
+    "eps": "--eps",
+    "sample_size": "--sample-size",
     "table": "table",
 }
 
@@ -134,11 +136,18 @@ ENTRIES: dict[str, Entry] = {
                    "gene_sets": "--gmt"},
         not_in_cli=("classes", "genes", "dtype", "return_null"),
         cli_only=(*_FILES, "--plot", "--plot-set", "--report", "--perms")),
+    "gsea_prerank": Entry(
+        cli="prerank", r="fgseaGpu",
+        r_names={"ranking": "stats", "gene_sets": "pathways", "n_resamples": "nPermSimple",
+                 "min_size": "minSize", "max_size": "maxSize", "sample_size": "sampleSize",
+                 "weight": "gseaParam"},
+        cli_names={"ranking": "--rnk", "gene_sets": "--gmt"}, not_in_cli=("dtype",),
+        cli_only=(*_FILES, "--plot", "--plot-set", "--report")),
     "epistasis": Entry(
         cli="epistasis", r="epistasis", r_names={"snps": "snpNames"},
         cli_names={"genotypes": ("--bfile", "--csv")},
         not_in_cli=("phenotype", "snps"),
-        cli_only=(*_FILES, *_TABLE_LAYOUT, "--devices")),
+        cli_only=(*_FILES, *_TABLE_LAYOUT, "--devices", "--epi-cc")),
     "matern_cov": Entry(r="maternBatch", r_names={"dtype": "type"}),
     "special.kv": Entry(),
     "special.log_kv": Entry(),
@@ -159,6 +168,7 @@ ENTRIES: dict[str, Entry] = {
     "io.read_gct": Entry(r="readGct", r_names={"source": "path"}),
     "io.read_cls": Entry(r="readCls", r_names={"source": "path"}),
     "io.read_gmt": Entry(r="readGmt", r_names={"source": "path", "descriptions": None}),
+    "io.read_rnk": Entry(r="readRnk", r_names={"source": "path"}),
     "get_runtime": Entry(r="setDevice", r_names={"device": "device"}),
     "devices": Entry(cli="devices", r="listDevices"),
 }

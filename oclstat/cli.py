@@ -34,6 +34,7 @@ from ._fields import fields_on_grid, grid_coords, simulate_fields
 from ._fisher import fisher_test
 from ._gsea import gsea
 from ._permutation import permutation_test
+from ._prerank import gsea_prerank
 from ._runtime import NoDeviceError, devices, get_runtime
 from ._tables import open_text, read_table
 from ._vocabulary import python_to_cli
@@ -328,6 +329,59 @@ def _cmd_gsea(args) -> int:
     return 0
 
 
+def _cmd_prerank(args) -> int:
+    import time
+
+    ranking = oio.read_rnk(args.rnk)
+    sets = oio.read_gmt(args.gmt)
+    client = _client(args.scheduler)
+    device = None if client else _device(args, several=True)
+    t0 = time.perf_counter()
+    try:
+        res = gsea_prerank(ranking, sets, n_resamples=args.resamples, method=args.method,
+                           weight=args.weight, min_size=args.min_size, max_size=args.max_size,
+                           eps=args.eps, sample_size=args.sample_size, seed=args.seed,
+                           case_sensitive=not args.case_insensitive, device=device,
+                           client=client, progress=None)
+    finally:
+        if client is not None:
+            client.close()
+    elapsed = time.perf_counter() - t0
+    if args.out:
+        res.to_tsv(args.out)
+    cols = ["pval", "padj", "log2err", "ES", "NES", "size"]
+    for title, table in (("ES > 0 (top of the ranking)", res.positive),
+                         ("ES <= 0 (bottom of the ranking)", res.negative)):
+        print(f"{title}: {len(table):,} gene sets, {int((table['padj'] < 0.05).sum())} with "
+              "padj < 0.05")
+        shown = table[cols].reset_index()
+        shown["pathway"] = [n if len(n) <= 48 else n[:47] + "…" for n in shown["pathway"]]
+        _show_top(shown, "sets, by NES away from zero", args.out or args.report)
+        print()
+    if args.plot:
+        plt = _pyplot()
+        tops = list(res.positive.index[:1]) + list(res.negative.index[:1])
+        for name in args.plot_sets or tops:
+            path = Path(args.plot) / f"{name}.png"
+            path.parent.mkdir(parents=True, exist_ok=True)
+            fig = plot_enrichment(res, name)
+            fig.savefig(path, dpi=120)
+            plt.close(fig)
+    if args.report:
+        index = write_gsea_report(res, args.report, parameters={
+            "ranking": f"{Path(args.rnk).name} ({len(ranking):,} genes)",
+            "gene sets": Path(args.gmt).name, "seed": args.seed, "min size": args.min_size,
+            "max size": args.max_size, "oclstat": __version__, "seconds": f"{elapsed:.2f}"})
+        print(f"wrote the report to {index}", file=sys.stderr)
+    t = res.table
+    print(f"{len(ranking):,} genes, {len(t)} sets ({res.n_filtered} outside {args.min_size}.."
+          f"{args.max_size}), {args.resamples} random sets per size, {res.method}"
+          f" ({res.n_multilevel} sets by multilevel splitting): "
+          f"{int((t['padj'] < 0.05).sum())} with padj < 0.05; {res.device}, {elapsed:.2f} s",
+          file=sys.stderr)
+    return 0
+
+
 def _param_row(text: str) -> list[float]:
     try:
         values = [float(v) for v in text.split(",")]
@@ -418,6 +472,9 @@ def _cmd_epistasis(args) -> int:
         print("oclstat epistasis: --devices is now --device (the old name goes in the next "
               "release)", file=sys.stderr)
         args.device = args.devices
+    if args.epi_cc and args.order != 2:
+        raise ValueError(f"--epi-cc writes pairs (PLINK's .epi.cc): it needs --order 2, not "
+                         f"{args.order}")
     device = _device(args, several=True)
     client = _client(args.scheduler)
     t0 = time.perf_counter()
@@ -431,6 +488,8 @@ def _cmd_epistasis(args) -> int:
     elapsed = time.perf_counter() - t0
     if args.out:
         res.table.to_csv(args.out, sep="\t", index=False)
+    if args.epi_cc:
+        _write_epi_cc(res.table, args.score, args.epi_cc)
     _show_top(res.table, "combinations, best first", args.out)
     n = res.combinations
     rate = n / max(elapsed, 1e-9)
@@ -438,6 +497,23 @@ def _cmd_epistasis(args) -> int:
           f"{args.order}: {n:,} combinations in {elapsed:.2f} s ({_si(rate)} combinations/s, "
           f"{_si(rate * data.genotypes.shape[1])} combination-samples/s)", file=sys.stderr)
     return 0
+
+
+def _write_epi_cc(table, score: str, path) -> None:
+    """The pairs as PLINK's ``--epistasis`` writes them (``.epi.cc``, whitespace-aligned):
+    CHR1 SNP1 CHR2 SNP2, then the search score (K2 or MI) where PLINK has OR_INT, and the
+    likelihood-ratio G statistic of the 9 x 2 table with its degrees of freedom and p-value
+    where PLINK has its 1-df interaction chi-square and P. CHR is 0 without a .bim."""
+    import pandas as pd
+
+    chr1 = table["chr1"] if "chr1" in table else pd.Series(["0"] * len(table))
+    chr2 = table["chr2"] if "chr2" in table else pd.Series(["0"] * len(table))
+    out = pd.DataFrame({"CHR1": list(chr1), "SNP1": list(table["name1"]), "CHR2": list(chr2),
+                        "SNP2": list(table["name2"]), score.upper(): list(table[score]),
+                        "STAT": list(table["G"]), "DF": list(table["df"]),
+                        "P": list(table["p"])})
+    with open(path, "w", encoding="utf-8") as fh:
+        fh.write(out.to_string(index=False, float_format=lambda v: f"{v:.6g}") + "\n")
 
 
 def _si(value: float) -> str:
@@ -579,17 +655,45 @@ def build_parser() -> argparse.ArgumentParser:
     src = p.add_mutually_exclusive_group(required=True)
     src.add_argument("--bfile", help="PLINK 1 binary prefix (PREFIX.bed/.bim/.fam)")
     src.add_argument("--csv", help="0/1/2 genotype table (CSV/TSV, .gz ok)")
-    p.add_argument("--layout", choices=["auto", "snp-major", "sample-major"], default="auto")
+    p.add_argument("--layout", choices=["auto", "snp-major", "sample-major"], default="auto",
+                   help="--csv: one row per SNP, a row VarSam holding the phenotype "
+                        "(snp-major, BitEpi's), or one row per sample, the phenotype in a "
+                        "column class/y/phenotype/status/label or the last (sample-major); "
+                        "auto: snp-major when a row is named VarSam")
     layout_flags(p)
-    p.add_argument("--order", type=int, default=4, choices=[2, 3, 4])
-    p.add_argument("--score", choices=["k2", "mi"], default="k2")
-    p.add_argument("--top", type=int, default=20)
-    p.add_argument("--backend", choices=["auto", "opencl", "cuda"], default="auto")
+    p.add_argument("--order", type=int, default=4, choices=[2, 3, 4],
+                   help="SNPs per combination (default 4)")
+    p.add_argument("--score", choices=["k2", "mi"], default="k2",
+                   help="k2: Bayesian K2 score, lower is better (default); mi: mutual "
+                        "information, higher is better")
+    p.add_argument("--top", type=int, default=20, help="best combinations kept (default 20)")
+    p.add_argument("--backend", choices=["auto", "opencl", "cuda"], default="auto",
+                   help="cuda: the tensor-core path (NVIDIA GPUs with CuPy); auto: OpenCL")
     p.add_argument("--devices", default=None, help=argparse.SUPPRESS)  # old name of --device
     p.add_argument("--out", default=None, help="write the hits (TSV) here")
+    p.add_argument("--epi-cc", default=None, metavar="FILE",
+                   help="order 2: also write the hits as PLINK's .epi.cc (CHR1 SNP1 CHR2 SNP2 "
+                        "SCORE STAT DF P; STAT is the G statistic, see the README)")
     p.add_argument("--scheduler", default=None, metavar="ADDRESS",
                    help="run the search as tasks on this Dask scheduler (tcp://host:8786)")
     p.set_defaults(func=_cmd_epistasis)
+
+    def gene_set_flags(p, *, weight: str, out: str, report: str, scheduler: str):
+        """The flags gsea and prerank share."""
+        p.add_argument("--weight", type=float, default=1.0, help=weight)
+        p.add_argument("--min-size", type=int, default=15)
+        p.add_argument("--max-size", type=int, default=500)
+        p.add_argument("--seed", type=_float_count, default=None,
+                       help="integer seed (default: random), e.g. 42 or 1e3")
+        p.add_argument("--case-insensitive", action="store_true",
+                       help="match gene names in upper case")
+        p.add_argument("--out", default=None, help=out)
+        p.add_argument("--plot", default=None, metavar="DIR",
+                       help="write running-sum plots (PNG) into DIR (needs matplotlib)")
+        p.add_argument("--plot-set", dest="plot_sets", action="append",
+                       help="set to plot (repeatable; default: the top set of each direction)")
+        p.add_argument("--report", default=None, metavar="DIR", help=report)
+        p.add_argument("--scheduler", default=None, metavar="ADDRESS", help=scheduler)
 
     p = add("gsea", "gene set enrichment analysis with phenotype permutations")
     src = p.add_mutually_exclusive_group(required=True)
@@ -602,24 +706,33 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--metric", default="signal_to_noise",
                    choices=["signal_to_noise", "t_test", "diff_of_classes", "ratio_of_classes",
                             "log2_ratio_of_classes"])
-    p.add_argument("--weight", type=float, default=1.0, help="ES weight p (0, 1, 1.5, 2, ...)")
-    p.add_argument("--min-size", type=int, default=15)
-    p.add_argument("--max-size", type=int, default=500)
-    p.add_argument("--seed", type=_float_count, default=None,
-                   help="integer seed (default: random), e.g. 42 or 1e3")
-    p.add_argument("--case-insensitive", action="store_true",
-                   help="match gene names in upper case")
-    p.add_argument("--out", default=None, help="write the results table (TSV) here")
-    p.add_argument("--plot", default=None, metavar="DIR",
-                   help="write running-sum plots (PNG) into DIR (needs matplotlib)")
-    p.add_argument("--plot-set", dest="plot_sets", action="append",
-                   help="set to plot (repeatable; default: the top set of each direction)")
-    p.add_argument("--report", default=None, metavar="DIR",
-                   help="write Broad's report into DIR: index.html with both directions' "
-                        "tables and enrichment plots, and the tables as TSV")
-    p.add_argument("--scheduler", default=None, metavar="ADDRESS",
-                   help="run the permutations as tasks on this Dask scheduler")
+    gene_set_flags(p, weight="ES weight p (0, 1, 1.5, 2, ...)",
+                   out="write the results table (TSV) here",
+                   report="write Broad's report into DIR: index.html with both directions' "
+                          "tables and enrichment plots, and the tables as TSV",
+                   scheduler="run the permutations as tasks on this Dask scheduler")
     p.set_defaults(func=_cmd_gsea)
+
+    p = add("prerank", "preranked gene set enrichment analysis (a ranked gene list, gene-set "
+                       "permutations and multilevel p-values, as fgsea)")
+    p.add_argument("--rnk", required=True,
+                   help="ranked gene list: gene and statistic per line (.rnk, TSV; .gz ok)")
+    p.add_argument("--gmt", required=True, help="gene sets (GMT)")
+    p.add_argument("--resamples", type=_float_count, default=1000,
+                   help="random gene sets per set size (fgsea's nPermSimple; 1e5 is ok)")
+    p.add_argument("--method", choices=["multilevel", "simple"], default="multilevel",
+                   help="multilevel: small p-values by adaptive multilevel splitting (fgsea's "
+                        "default); simple: resampling only")
+    p.add_argument("--eps", type=float, default=1e-50,
+                   help="smallest p-value to estimate (0: no bound; default 1e-50)")
+    p.add_argument("--sample-size", type=_float_count, default=101,
+                   help="chains per set size in multilevel splitting (fgsea's sampleSize)")
+    gene_set_flags(p, weight="ES weight p (fgsea's gseaParam)",
+                   out="write fgsea's table (TSV) here",
+                   report="write an HTML report into DIR: both directions' tables with "
+                          "enrichment plots, and the tables as TSV",
+                   scheduler="run the resamples as tasks on this Dask scheduler")
+    p.set_defaults(func=_cmd_prerank)
     return parser
 
 

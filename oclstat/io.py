@@ -12,7 +12,8 @@ do not match the sample count.
 * a CLS file comes back as a :class:`Phenotype`: one label per sample and the two class names
   in the order of the file's ``#`` line (the first is the "positive" class of the metrics);
 * a GMT file comes back as a ``dict`` {set name: list of genes} in file order; descriptions
-  with ``read_gmt(path, descriptions=True)``.
+  with ``read_gmt(path, descriptions=True)``;
+* a ranked gene list (``.rnk``) comes back as a ``pandas.Series``, statistic by gene.
 
 >>> import io as _io
 >>> read_cls(_io.StringIO("4 2 1\\n# A B\\nA A B B\\n")).classes
@@ -42,9 +43,11 @@ __all__ = [
     "read_gct",
     "read_cls",
     "read_gmt",
+    "read_rnk",
     "write_gct",
     "write_cls",
     "write_gmt",
+    "write_rnk",
 ]
 
 _MISSING = {"", "na", "nan", "NA", "NaN", "null", "NULL"}
@@ -418,6 +421,115 @@ def read_gmt(source, *, descriptions: bool = False):
     if not sets:
         raise ValueError(f"{where}: no gene sets found")
     return (sets, desc) if descriptions else sets
+
+
+@filled()
+def read_rnk(source) -> pd.Series:
+    """Read a ranked gene list (``.rnk``, as GSEApy and Broad GSEA's GSEAPreranked take it):
+    a gene and its statistic per line, tab- or space-separated.
+
+    Parameters
+    ----------
+    %(text_source)s
+
+    Returns
+    -------
+    pandas.Series
+        Statistic by gene (index named ``gene``), in file order.
+
+    See Also
+    --------
+    write_rnk : the inverse.
+    oclstat.gsea_prerank : preranked GSEA.
+
+    Notes
+    -----
+    Lines starting with ``#`` are comments; a first line whose second field is not a number is a
+    header. A line that does not parse, a missing or non-finite statistic and a gene named
+    twice raise ``ValueError`` naming the line.
+
+    References
+    ----------
+    %(broad_formats)s
+
+    Examples
+    --------
+    >>> import io as _io
+    >>> read_rnk(_io.StringIO("gene\\tscore\\nTP53\\t2.5\\nMDM2\\t-1\\n")).to_dict()
+    {'TP53': 2.5, 'MDM2': -1.0}
+    """
+    text, where = open_text(source)
+    genes: list[str] = []
+    values: list[float] = []
+    seen: dict[str, int] = {}
+    header = False
+    for ln_no, line in enumerate(_lines(io.StringIO(text)), 1):
+        if not line.strip() or line.startswith("#"):
+            continue
+        fields = line.split("\t") if "\t" in line else line.split()
+        if len(fields) < 2:
+            raise ValueError(f"{where} line {ln_no}: an .rnk line needs a gene and a statistic, "
+                             f"got {line[:60]!r}")
+        gene, raw = fields[0].strip(), fields[1].strip()
+        try:
+            value = float(raw)
+        except ValueError:
+            if not genes and not header:
+                header = True             # a header line
+                continue
+            raise ValueError(f"{where} line {ln_no}: statistic {raw!r} of gene {gene!r} is "
+                             "not a number") from None
+        if not np.isfinite(value):
+            raise ValueError(f"{where} line {ln_no}: statistic of gene {gene!r} is {raw}")
+        if gene in seen:
+            raise ValueError(f"{where} line {ln_no}: gene {gene!r} is also on line "
+                             f"{seen[gene]}; keep one statistic per gene")
+        seen[gene] = ln_no
+        genes.append(gene)
+        values.append(value)
+    if not genes:
+        raise ValueError(f"{where}: no genes found")
+    return pd.Series(values, index=pd.Index(genes, name="gene"), name="stat")
+
+
+@filled()
+def write_rnk(ranking: pd.Series, dest) -> None:
+    """Write a ranked gene list (``gene<TAB>statistic`` per line, no header) for
+    :func:`read_rnk`, GSEApy's prerank and Broad's GSEAPreranked.
+
+    Parameters
+    ----------
+    ranking : pandas.Series
+        Statistic by gene.
+    dest : path or text stream
+        Where to write.
+
+    Returns
+    -------
+    None
+
+    See Also
+    --------
+    read_rnk : the inverse.
+
+    Notes
+    -----
+    Statistics are written with 17 significant digits, so they read back exactly.
+
+    References
+    ----------
+    %(broad_formats)s
+
+    Examples
+    --------
+    >>> import io as _io
+    >>> out = _io.StringIO(); write_rnk(pd.Series({"A": 1.5, "B": -2.0}), out)
+    >>> out.getvalue()
+    'A\\t1.5\\nB\\t-2\\n'
+    """
+    with _text(dest, "w") as (fh, _):
+        for gene, value in ranking.items():
+            fh.write(f"{gene}\t{float(value):.17g}\n")
 
 
 @filled()

@@ -34,8 +34,8 @@ def plot_enrichment(result, set_name: str, *, ax=None, title: str | None = None)
 
     Parameters
     ----------
-    result : GseaResult
-        From :func:`oclstat.gsea`.
+    result : GseaResult or PrerankResult
+        From :func:`oclstat.gsea` or :func:`oclstat.gsea_prerank`.
     set_name : str
         The set to draw.
     ax : sequence of three matplotlib Axes, optional
@@ -90,13 +90,20 @@ def plot_enrichment(result, set_name: str, *, ax=None, title: str | None = None)
     peak = int(np.argmax(np.abs(rsum)))
     ax[0].axvline(peak, color="tab:red", lw=0.8, ls="--")
     ax[0].set_ylabel("running ES")
-    ax[0].set_title(title or f"{set_name}\nES {row['es']:.3f}  NES {row['nes']:.3f}  "
-                    f"p {row['pval']:.3g}  FDR {row['fdr']:.3g}", fontsize=9)
+    if "ES" in row:        # a preranked result (fgsea's columns)
+        stats = f"ES {row['ES']:.3f}  NES {row['NES']:.3f}  p {row['pval']:.3g}  " \
+                f"padj {row['padj']:.3g}"
+        xlabel = "rank (decreasing statistic)"
+    else:
+        stats = f"ES {row['es']:.3f}  NES {row['nes']:.3f}  p {row['pval']:.3g}  " \
+                f"FDR {row['fdr']:.3g}"
+        xlabel = f"rank ({result.classes[0]} > {result.classes[1]} on the left)"
+    ax[0].set_title(title or f"{set_name}\n{stats}", fontsize=9)
     ax[1].vlines(pos, 0, 1, color="black", lw=0.5)
     ax[1].set_yticks([])
     ax[2].fill_between(x, metric, color="tab:grey", lw=0)
     ax[2].set_ylabel(result.metric, fontsize=8)
-    ax[2].set_xlabel(f"rank ({result.classes[0]} > {result.classes[1]} on the left)")
+    ax[2].set_xlabel(xlabel)
     fig.tight_layout()
     return fig
 

@@ -68,14 +68,35 @@ window.addEventListener('load', function () {
 </script>"""
 
 
+def _directions(result):
+    """(title, TSV name, table with a NAME column, significance text) of each direction."""
+    if "ES" in result.table.columns:              # preranked: fgsea's columns
+        for label, table in (("top", result.positive), ("bottom", result.negative)):
+            frame = table.reset_index().rename(columns={"pathway": "NAME", "size": "SIZE"})
+            frame = frame[["NAME", "SIZE", "ES", "NES", "pval", "padj", "log2err",
+                           "rank_at_max"]].rename(columns={"rank_at_max": "RANK AT MAX"})
+            yield (f"Enriched at the {label} of the ranking "
+                   f"({'ES &gt; 0' if label == 'top' else 'ES &le; 0'})",
+                   f"prerank_report_{label}.tsv", frame,
+                   f"{int((frame['padj'] < 0.05).sum())} with padj &lt; 5%")
+        return
+    for direction, cls in (("pos", result.classes[0]), ("neg", result.classes[1])):
+        table = broad_table(result.table, direction)
+        yield (f"Enrichment in phenotype {html.escape(str(cls))} "
+               f"({'ES &ge; 0' if direction == 'pos' else 'ES &lt; 0'})",
+               f"gsea_report_for_{_file_name(cls)}.tsv", table,
+               f"{int((table['FDR q-val'] < 0.25).sum())} with FDR q &lt; 25%")
+
+
 def write_gsea_report(result, directory, *, parameters: dict | None = None, rows: int = 100,
                  plots: int = 5) -> Path:
-    """Write Broad GSEA's report of a :class:`GseaResult` into a folder.
+    """Write Broad GSEA's report of a :class:`GseaResult` (or of a preranked
+    :class:`PrerankResult`, in fgsea's columns) into a folder.
 
     Parameters
     ----------
-    result : GseaResult
-        From :func:`oclstat.gsea`.
+    result : GseaResult or PrerankResult
+        From :func:`oclstat.gsea` or :func:`oclstat.gsea_prerank`.
     directory : str or path
         The folder (created if needed).
     parameters : dict, optional
@@ -124,9 +145,7 @@ def write_gsea_report(result, directory, *, parameters: dict | None = None, rows
     out = Path(directory)
     out.mkdir(parents=True, exist_ok=True)
     sections, images = [], []
-    for direction, cls in (("pos", result.classes[0]), ("neg", result.classes[1])):
-        table = broad_table(result.table, direction)
-        tsv = f"gsea_report_for_{_file_name(cls)}.tsv"
+    for title, tsv, table, significant in _directions(result):
         table.to_csv(out / tsv, sep="\t", index=False, float_format="%.6g")
         linked = {}
         for name in table["NAME"].head(plots):
@@ -136,17 +155,19 @@ def write_gsea_report(result, directory, *, parameters: dict | None = None, rows
             plt.close(fig)
             linked[name] = png
             images.append((name, png))
-        significant = int((table["FDR q-val"] < 0.25).sum())
         sections.append(
-            f"<h2>Enrichment in phenotype {html.escape(str(cls))} "
-            f"({'ES &ge; 0' if direction == 'pos' else 'ES &lt; 0'})</h2>"
-            f"<p>{len(table)} gene sets; {significant} with FDR q &lt; 25%. "
+            f"<h2>{title}</h2>"
+            f"<p>{len(table)} gene sets; {significant}. "
             f"Full table: <a href=\"{html.escape(tsv)}\">{html.escape(tsv)}</a>"
             + (f" (first {rows} shown)" if len(table) > rows else "") + "</p>"
             + _html_table(table.head(rows), linked))
-    params = {"classes": f"{result.classes[0]} vs {result.classes[1]}",
-              "metric": result.metric, "weight (p)": result.weight,
-              "permutations": result.n_resamples, "genes ranked": len(result.ranking),
+    preranked = "ES" in result.table.columns
+    params = ({"method": f"preranked, {result.method}", "random sets per size":
+               result.n_resamples, "sets by multilevel splitting": result.n_multilevel}
+              if preranked else
+              {"classes": f"{result.classes[0]} vs {result.classes[1]}",
+               "metric": result.metric, "permutations": result.n_resamples})
+    params = {**params, "weight (p)": result.weight, "genes ranked": len(result.ranking),
               "gene sets tested": len(result.table),
               "gene sets outside the size limits": result.n_filtered,
               "device": result.device, **(parameters or {}),
@@ -160,9 +181,12 @@ def write_gsea_report(result, directory, *, parameters: dict | None = None, rows
             f"<style>{_STYLE}</style></head><body><h1>GSEA report (oclstat)</h1>"
             f"<table class=\"params\">{param_rows}</table>{''.join(sections)}"
             f"<h2>Enrichment plots</h2><div class=\"plots\">{gallery}</div>"
-            f"<p>p-values and q-values count the observed labelling with the permutations, "
-            f"(k + 1) / (n + 1), so none is 0 (Broad's GSEA writes k / n).</p>"
-            f"{_CHECK}</body></html>")
+            + ("<p>p-values as fgsea: (k + 1) / (n + 1) from random gene sets, or multilevel "
+               "splitting with log2err, the expected standard deviation of log2 p; padj is "
+               "Benjamini-Hochberg.</p>" if preranked else
+               "<p>p-values and q-values count the observed labelling with the permutations, "
+               "(k + 1) / (n + 1), so none is 0 (Broad's GSEA writes k / n).</p>")
+            + f"{_CHECK}</body></html>")
     index = out / "index.html"
     index.write_text(page, encoding="utf-8")
     return index

@@ -228,6 +228,10 @@ def _extras(rname: str, raw: dict) -> dict:
                 out["classes"] = used
     elif rname == "permTest" and "x" in raw and _attr(raw["x"], "dim") is not None:
         out["features"] = _dimnames(raw["x"], 0)
+    elif rname == "fgseaGpu" and "stats" in raw:
+        names = _attr(raw["stats"], "names")
+        if names is not None:
+            out["genes"] = [str(g) for g in names]
     elif rname == "epistasis" and "snpNames" not in raw and "genotypes" in raw:
         out["snpNames"] = _dimnames(raw["genotypes"], 0)
     return out

@@ -108,6 +108,22 @@ def exercise(device=None, *, only=None) -> dict[str, np.ndarray]:
                                return_null=True, device=rt)
             out[f"gsea.null.{tag}"] = res.es_null.sort_index().to_numpy()
             out[f"gsea.nes.{tag}"] = res.table.sort_index()["nes"].to_numpy()
+    if want("prerank"):
+        import pandas as pd
+
+        rng = np.random.default_rng(23)
+        stat = pd.Series(rng.normal(size=300), index=[f"g{i}" for i in range(300)])
+        stat.iloc[:12] += 2.5
+        sets = {"up": [f"g{i}" for i in range(12)], "mid": [f"g{i}" for i in range(100, 130)],
+                "any": [f"g{i}" for i in range(200, 215)]}
+        for dt in reals:
+            tag = np.dtype(dt).name
+            for method in ("simple", "multilevel"):
+                res = oclstat.gsea_prerank(stat, sets, n_resamples=200, method=method,
+                                           min_size=5, sample_size=11, seed=14, dtype=dt,
+                                           device=rt).table.sort_index()
+                out[f"prerank.{method}.pval.{tag}"] = res["pval"].to_numpy()
+                out[f"prerank.{method}.es.{tag}"] = res["ES"].to_numpy()
     if want("epistasis"):
         g, missing, y = _epistasis_data()
 

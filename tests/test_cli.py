@@ -372,3 +372,20 @@ def test_epistasis_command_plink_loci_significance_and_units(tmp_path, capsys, s
         set(table.columns)
     assert "... 10 more combinations" in captured.out
     assert "combinations/s" in captured.err and "tera" not in captured.err
+
+
+def test_epistasis_command_writes_plinks_epi_cc_for_pairs(tmp_path, capsys, shared_data):
+    prefix = shared_data / "epistasis" / "bitepi" / "example123" / "DS"
+    epi, out = tmp_path / "x.epi.cc", tmp_path / "hits.tsv"
+    assert main(["epistasis", "--bfile", str(prefix), "--order", "2", "--top", "15",
+                 "--out", str(out), "--epi-cc", str(epi)]) == 0
+    cc = pd.read_csv(epi, sep=r"\s+")
+    hits = pd.read_csv(out, sep="\t")
+    assert list(cc.columns) == ["CHR1", "SNP1", "CHR2", "SNP2", "K2", "STAT", "DF", "P"]
+    assert cc["SNP1"].tolist() == hits["name1"].tolist()
+    assert cc["CHR2"].astype(str).tolist() == hits["chr2"].astype(str).tolist()
+    np.testing.assert_allclose(cc["STAT"], hits["G"], rtol=1e-5)
+    capsys.readouterr()
+    assert main(["epistasis", "--bfile", str(prefix), "--order", "3", "--epi-cc",
+                 str(epi)]) == 2
+    assert "--epi-cc writes pairs" in capsys.readouterr().err

@@ -12,7 +12,8 @@ import pytest
 import oclstat
 
 PKG = Path(oclstat.__file__).resolve().parent
-CAPABILITIES = ("_random", "_fisher", "_permutation", "_fields", "_gsea", "_epistasis")
+CAPABILITIES = ("_random", "_fisher", "_permutation", "_fields", "_gsea", "_prerank",
+                "_epistasis")
 #: Modules below every capability: they import no capability and no public face.
 RUNTIME = {"oclstat._constants", "oclstat._runtime", "oclstat._validation", "oclstat._labels",
            "oclstat._tables", "oclstat._progress", "oclstat._multitest", "oclstat._scale",
@@ -22,7 +23,7 @@ RUNTIME = {"oclstat._constants", "oclstat._runtime", "oclstat._validation", "ocl
 #: lower layers only. Core (checks, plans, definitions on the host, results), backends (the
 #: devices' code paths), tasks (the scale-out protocol), the public functions, the face.
 LAYERS = [{"validate", "plan", "exact", "broad", "scores", "core", "stats", "tails", "result",
-           "streams", "mrg31k3p", "special"},
+           "streams", "mrg31k3p", "special", "multilevel"},
           {"opencl", "draws", "tiles", "cuda"}, {"tasks"}, {"api"}, {"__init__"}]
 
 
@@ -109,6 +110,12 @@ def test_runtime_layer_imports_no_capability(graph):
         assert not bad, f"{m} (runtime layer) imports {bad}"
 
 
+#: Capabilities built on another's definitions: preranked GSEA scores sets with GSEA's exact
+#: running sum, weights, leading edge and gene-set matching (oclstat/_gsea/core.py,
+#: validate.py) instead of a second copy of them.
+BUILDS_ON = {"_prerank": {"_gsea"}}
+
+
 def test_capabilities_depend_only_on_the_runtime_readers_and_random(graph):
     readers = {"oclstat.io", "oclstat.genotypes"}
     for m, targets in graph.items():
@@ -118,7 +125,7 @@ def test_capabilities_depend_only_on_the_runtime_readers_and_random(graph):
         for t, in_function in targets:
             other = _capability(t)
             allowed = (t in RUNTIME or t in readers or other == cap
-                       or other == "_random")
+                       or other == "_random" or other in BUILDS_ON.get(cap, ()))
             assert allowed, f"{m} imports {t}"
             assert not in_function, f"{m} imports {t} inside a function (only optional " \
                                     "dependencies are imported there)"

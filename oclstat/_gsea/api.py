@@ -9,12 +9,19 @@ from .._deprecation import renamed
 from .._random.streams import as_seed, fresh_seed
 from .._runtime import get_runtime
 from .._scale import executor
-from .._validation import as_float_dtype, as_int
+from .._validation import as_float_dtype
 from . import tasks
 from .core import _order, enrichment_score, leading_edge_stats, ranking_metric
 from .opencl import null_statistics
 from .result import GseaResult
-from .validate import _ALIASES, METRICS, _expression, _gene_sets, _phenotype
+from .validate import (
+    _ALIASES,
+    METRICS,
+    _expression,
+    _gene_sets,
+    _phenotype,
+    _weight_and_sizes,
+)
 
 
 @renamed(n_perm="n_resamples")
@@ -122,17 +129,8 @@ def gsea(
     metric = _ALIASES.get(metric, metric)
     if metric not in METRICS:
         raise ValueError(f"metric must be one of {METRICS}, got {metric!r}")
-    try:
-        weight = float(weight)
-    except (TypeError, ValueError):
-        raise TypeError(f"weight must be a number, got {weight!r}") from None
-    if not np.isfinite(weight) or weight < 0:
-        raise ValueError(f"weight must be a finite number >= 0, got {weight}")
-    n_resamples = as_int(n_resamples, "n_resamples", minimum=1)
-    min_size = as_int(min_size, "min_size", minimum=1)
-    max_size = as_int(max_size, "max_size", minimum=1)
-    if max_size < min_size:
-        raise ValueError(f"max_size ({max_size}) must be >= min_size ({min_size})")
+    weight, n_resamples, min_size, max_size = _weight_and_sizes(weight, n_resamples, min_size,
+                                                                max_size)
     values, names, samples = _expression(expression, genes)
     mask, classes = _phenotype(phenotype, classes, values.shape[1], samples)
     n_a, n_b = int(mask.sum()), int((~mask).sum())

@@ -10,6 +10,7 @@ import pandas as pd
 
 from .. import io as _io
 from .._labels import aligned, is_default_index
+from .._validation import as_int
 
 METRICS = (
     "signal_to_noise",
@@ -99,7 +100,23 @@ def _phenotype(phenotype, classes, n_samples, samples=None) -> tuple[np.ndarray,
     return mask, classes
 
 
-def _gene_sets(gene_sets, names, min_size, max_size, case_sensitive):
+def _weight_and_sizes(weight, n_resamples, min_size, max_size):
+    """``(weight, n_resamples, min_size, max_size)`` checked (gsea and gsea_prerank)."""
+    try:
+        weight = float(weight)
+    except (TypeError, ValueError):
+        raise TypeError(f"weight must be a number, got {weight!r}") from None
+    if not np.isfinite(weight) or weight < 0:
+        raise ValueError(f"weight must be a finite number >= 0, got {weight}")
+    n_resamples = as_int(n_resamples, "n_resamples", minimum=1)
+    min_size = as_int(min_size, "min_size", minimum=1)
+    max_size = as_int(max_size, "max_size", minimum=1)
+    if max_size < min_size:
+        raise ValueError(f"max_size ({max_size}) must be >= min_size ({min_size})")
+    return weight, n_resamples, min_size, max_size
+
+
+def _gene_sets(gene_sets, names, min_size, max_size, case_sensitive, what="expression data"):
     if isinstance(gene_sets, (str, os.PathLike)):
         gene_sets = _io.read_gmt(gene_sets)
     if not isinstance(gene_sets, dict):
@@ -126,6 +143,6 @@ def _gene_sets(gene_sets, names, min_size, max_size, case_sensitive):
     if not kept:
         raise ValueError(
             f"no gene set has between min_size={min_size} and max_size={max_size} genes of the "
-            f"expression data (first genes: {names[:3]}); check the gene names or the sizes"
+            f"{what} (first genes: {names[:3]}); check the gene names or the sizes"
         )
     return kept, len(gene_sets) - len(kept)

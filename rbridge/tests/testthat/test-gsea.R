@@ -48,3 +48,33 @@ test_that("readGct, readCls and readGmt read what the writers wrote", {
                    factor(c("CASE", "CONTROL", "CASE"), levels = c("CASE", "CONTROL")))
   expect_identical(readGmt(file.path(dir, "x.gmt")), list(S1 = c("TP53", "MDM2"), S2 = "MDM2"))
 })
+
+test_that("fgseaGpu equals Python's gsea_prerank for the same seed, in fgsea's columns", {
+  skip_without_python()
+  set.seed(4)
+  stats <- setNames(rnorm(2000), paste0("G", 1:2000))
+  stats[1:40] <- stats[1:40] + 2
+  sets <- list(up = paste0("G", 1:40), other = paste0("G", 500:560), low = paste0("G", 900:930))
+  r <- fgseaGpu(sets, stats, nPermSimple = 500, seed = 3)
+  expect_named(r, c("pathway", "pval", "padj", "log2err", "ES", "NES", "size", "leadingEdge"))
+  ref <- py()$gsea_prerank(reticulate::r_to_py(as.list(stats)),
+                           reticulate::dict(lapply(sets, as.list)), n_resamples = 500L,
+                           seed = 3L)
+  cols <- oclstat:::bridge()$table_columns(ref$table)
+  expect_identical(r$pathway, unlist(cols[["__index__"]]))
+  expect_identical(r$pval, unlist(cols$pval))
+  expect_identical(r$ES, unlist(cols$ES))
+  expect_equal(r$pathway[1], "up")
+  expect_lt(r$pval[1], 1e-8)
+  expect_true(all(r$leadingEdge[[1]] %in% sets$up))
+  expect_error(fgseaGpu(sets, unname(stats)), "named numeric vector")
+  expect_error(fgseaGpu(sets, stats, method = "exact"), "should be one of")
+  expect_error(fgseaGpu(list(x = c("nope", "none")), stats), "no gene set")
+})
+
+test_that("readRnk reads a ranked list as a named vector", {
+  skip_without_python()
+  path <- tempfile(fileext = ".rnk")
+  writeLines(c("gene\tstat", "TP53\t2.5", "MDM2\t-1"), path)
+  expect_identical(readRnk(path), c(TP53 = 2.5, MDM2 = -1))
+})

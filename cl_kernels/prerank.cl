@@ -1,0 +1,295 @@
+/*
+ * Preranked GSEA (oclstat.gsea_prerank): the null of every set size by gene-set permutation,
+ * and the chains of the adaptive multilevel splitting method (fgseaMultilevel's).
+ *
+ * The ranking is fixed: genes sit at positions 0 .. n-1 (decreasing statistic) with exact
+ * integer weights w[0 .. n-1] (round(|stat|^p 2^(WEIGHT_BITS - E)), oclstat/_gsea/core.py). A
+ * gene set is the ascending array of its members' positions. Random sets are drawn without
+ * replacement by rejection (a draw already in the set is drawn again), so every prefix of a
+ * draw sequence is a uniform random set of its size: one sequence serves every set size.
+ *
+ *   prerank_null        work-item p draws, from MRG31k3p stream first + p, one sequence of
+ *                       sizes[n_sizes - 1] distinct positions, keeps its prefix sorted (insertion)
+ *                       with its total weight, and writes the ES of the prefix of each needed
+ *                       size: es[p * n_sizes + j] for sizes[j] (ascending, distinct).
+ *   prerank_ml_start    chain c (group g = c / S, one set size and direction per group) starts
+ *                       as a uniform random set of size k_g and writes its positive ES (the
+ *                       running sum's maximum) and whether its ES is > 0.
+ *   prerank_ml_perturb  chain c tries tries_g Metropolis moves (a random member replaced by a
+ *                       random gene; accepted when the positive ES stays above the group's
+ *                       bound), then writes as above and how many moves it accepted. The number
+ *                       of tries is fixed per group, not the number of accepted moves: stopping
+ *                       at a count of accepted moves would sample the jump chain, which favours
+ *                       sets deep inside the region (those that accept more often).
+ *   prerank_ml_copy     chain c of the next level starts as chain from[c] of this level.
+ *
+ * Chains live in one buffer: chain i of group g at base[g] + i * k[g]. A group of direction 1
+ * walks the reversed ranking (position r there is n - 1 - r here): its positive ES is the
+ * magnitude of a negative ES. Integers throughout except the ES points (es_walk.clh): the same
+ * seed gives the same sets, moves and scores on every device.
+ *
+ * Build define: REAL.
+ */
+#include <oclstat/real.clh>
+#pragma OPENCL FP_CONTRACT OFF
+
+#include <oclstat/mrg31k3p.clh>
+#include <oclstat/es_walk.clh>
+
+inline long prerank_w(__global const long *w, const uint n, const uint dir, const uint r)
+{
+    return w[dir ? n - 1u - r : r];
+}
+
+/* The first index of pos[0 .. k) that is >= v. */
+inline uint prerank_lower_bound(__global const uint *pos, const uint k, const uint v)
+{
+    uint lo = 0u, hi = k;
+    while (lo < hi) {
+        const uint mid = (lo + hi) >> 1;
+        if (pos[mid] < v) lo = mid + 1u; else hi = mid;
+    }
+    return lo;
+}
+
+/* Insert a fresh draw into the sorted pos[0 .. k): 0 (nothing changed) when it is a member. */
+inline int prerank_insert(__global uint *pos, const uint k, const uint v)
+{
+    const uint j = prerank_lower_bound(pos, k, v);
+    if (j < k && pos[j] == v) return 0;
+    for (uint i = k; i > j; i--) pos[i] = pos[i - 1u];
+    pos[j] = v;
+    return 1;
+}
+
+/* ES of the set pos[0 .. k) (total weight nr); *top_max gets the positive ES. */
+inline REAL prerank_es(__global const uint *pos, const uint k, const long nr,
+                       __global const long *w, const uint n, const uint dir, REAL *top_max)
+{
+    REAL mx = -INFINITY, mn = INFINITY;
+    long c = 0;
+    for (uint h = 0; h < k; h++) {
+        const uint r = pos[h];
+        const long wr = prerank_w(w, n, dir, r);
+        REAL top, bottom;
+        gsea_hit(r, h, c, wr, nr, k, n, &top, &bottom);
+        mx = top > mx ? top : mx;
+        mn = bottom < mn ? bottom : mn;
+        c += wr;
+    }
+    *top_max = mx;
+    return gsea_pick(mx, mn);
+}
+
+/* Whether the running sum of pos[0 .. k) rises above bound (fgsea's acceptance rule). The
+ * points are taken with two reciprocals and multiplications instead of two divisions per
+ * member (3-5 times faster on CPUs): still correctly rounded operations only, so the decision
+ * is the same on every device; it may differ from the divided points by an ulp, which only
+ * moves the acceptance boundary by that much. */
+inline REAL prerank_point(const long c, const REAL hit_scale, const uint r, const uint h,
+                          const REAL miss_scale)
+{
+    return (REAL)c * hit_scale - (REAL)(r - h) * miss_scale;
+}
+
+/* ... and where: *hw the first member whose point is above bound, *cw the weight up to it. */
+inline int prerank_exceeds(__global const uint *pos, const uint k, const long nr,
+                           __global const long *w, const uint n, const uint dir,
+                           const REAL bound, uint *hw, long *cw)
+{
+    const REAL hit_scale = nr > 0 ? (REAL)1 / (REAL)nr : (REAL)1 / (REAL)k;
+    const REAL miss_scale = (REAL)1 / (REAL)(n - k);
+    long c = 0;
+    for (uint h = 0; h < k; h++) {
+        const uint r = pos[h];
+        c += nr > 0 ? prerank_w(w, n, dir, r) : 1;
+        if (prerank_point(c, hit_scale, r, h, miss_scale) > bound) {
+            *hw = h;
+            *cw = c;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+__kernel void prerank_null(__global const uint *states, const ulong first, const uint n_perm,
+                           __global const long *w, const uint n, __global const uint *sizes,
+                           const uint n_sizes, __global uint *members, __global REAL *es)
+{
+    const uint p = get_global_id(0);
+    if (p >= n_perm) return;
+    mrg31k3p_state st;
+    mrg31k3p_load(&st, states, first + p);
+    const uint kmax = sizes[n_sizes - 1u];
+    __global uint *pos = members + (ulong)p * kmax;
+    long nr = 0;
+    uint next = 0u;
+    for (uint k = 0; k < kmax; k++) {
+        uint r;
+        do {
+            r = mrg31k3p_below(&st, n);
+        } while (!prerank_insert(pos, k, r));
+        nr += w[r];
+        if (sizes[next] == k + 1u) {
+            REAL top;
+            es[(ulong)p * n_sizes + next] = prerank_es(pos, k + 1u, nr, w, n, 0u, &top);
+            next++;
+        }
+    }
+}
+
+/* ------------------------------------------------------------------ multilevel chains */
+
+inline void prerank_ml_report(__global const uint *pos, const uint k, const long nr,
+                              __global const long *w, const uint n, const uint dir,
+                              const uint c, __global REAL *es_pos, __global uint *is_pos)
+{
+    REAL top;
+    const REAL es = prerank_es(pos, k, nr, w, n, dir, &top);
+    es_pos[c] = top;
+    is_pos[c] = es > (REAL)0;
+}
+
+/* A uniform random set of k positions into pos (sorted). */
+inline void prerank_draw(mrg31k3p_state *st, __global uint *pos, const uint k, const uint n)
+{
+    for (uint i = 0; i < k; i++) {
+        uint r;
+        do {
+            r = mrg31k3p_below(st, n);
+        } while (!prerank_insert(pos, i, r));
+    }
+}
+
+inline long prerank_total(__global const uint *pos, const uint k, __global const long *w,
+                          const uint n, const uint dir)
+{
+    long nr = 0;
+    for (uint h = 0; h < k; h++) nr += prerank_w(w, n, dir, pos[h]);
+    return nr;
+}
+
+__kernel void prerank_ml_start(__global uint *states, __global const long *w,
+                               const uint n, const uint S, __global const uint *group_k,
+                               __global const uint *group_dir, __global const ulong *group_base,
+                               const uint n_chains, __global uint *chains,
+                               __global REAL *es_pos, __global uint *is_pos)
+{
+    const uint c = get_global_id(0);
+    if (c >= n_chains) return;
+    const uint g = c / S, k = group_k[g], dir = group_dir[g];
+    __global uint *pos = chains + group_base[g] + (ulong)(c - g * S) * k;
+    mrg31k3p_state st;
+    mrg31k3p_load(&st, states, c);
+    prerank_draw(&st, pos, k, n);
+    prerank_ml_report(pos, k, prerank_total(pos, k, w, n, dir), w, n, dir, c, es_pos, is_pos);
+    mrg31k3p_store(&st, states, c);
+}
+
+__kernel void prerank_ml_perturb(__global uint *states, __global const long *w, const uint n,
+                                 const uint S, __global const uint *group_k,
+                                 __global const uint *group_dir,
+                                 __global const ulong *group_base,
+                                 __global const REAL *group_bound,
+                                 __global const uint *group_tries, const uint n_chains,
+                                 __global uint *chains, __global REAL *es_pos,
+                                 __global uint *is_pos, __global uint *accepted)
+{
+    const uint c = get_global_id(0);
+    if (c >= n_chains) return;
+    const uint g = c / S, tries = group_tries[g];
+    if (tries == 0u) return;
+    const uint k = group_k[g], dir = group_dir[g];
+    const REAL bound = group_bound[g];
+    __global uint *pos = chains + group_base[g] + (ulong)(c - g * S) * k;
+    mrg31k3p_state st;
+    mrg31k3p_load(&st, states, c);
+    long nr = prerank_total(pos, k, w, n, dir);
+    const REAL miss_scale = (REAL)1 / (REAL)(n - k);
+    uint moves = 0u;
+    /* The witness: a member whose point was above the bound after the last accepted move
+     * (index hw, weight cw up to it; have_w = 0: unknown). A proposal that keeps the witness
+     * above the bound is accepted without a scan: the decision is the scan's, found sooner. */
+    int have_w = 0;
+    uint hw = 0u;
+    long cw = 0;
+    for (uint t = 0; t < tries; t++) {
+        const uint u = mrg31k3p_below(&st, k);
+        const uint v = mrg31k3p_below(&st, n);
+        const uint j = prerank_lower_bound(pos, k, v);
+        if (j < k && pos[j] == v) {
+            moves += j == u;          /* a member replaced by itself: a move that stays */
+            continue;
+        }
+        const uint old = pos[u];
+        const long w_old = prerank_w(w, n, dir, old), w_new = prerank_w(w, n, dir, v);
+        const long nr_new = nr - w_old + w_new;
+        int fast = 0;
+        uint hw2 = 0u;
+        long cw2 = 0;
+        if (have_w && u != hw && nr_new > 0) {
+            const uint rw = pos[hw];
+            const int v_before = v < rw, old_before = u < hw;
+            cw2 = cw + (v_before ? w_new : 0) - (old_before ? w_old : 0);
+            hw2 = hw + (uint)v_before - (uint)old_before;
+            fast = prerank_point(cw2, (REAL)1 / (REAL)nr_new, rw, hw2, miss_scale) > bound;
+        }
+        /* take old out and put v in, keeping the order: it lands at ins */
+        uint ins;
+        if (j > u) {
+            for (uint i = u; i + 1u < j; i++) pos[i] = pos[i + 1u];
+            ins = j - 1u;
+        } else {
+            for (uint i = u; i > j; i--) pos[i] = pos[i - 1u];
+            ins = j;
+        }
+        pos[ins] = v;
+        if (fast || prerank_exceeds(pos, k, nr_new, w, n, dir, bound, &hw2, &cw2)) {
+            nr = nr_new;
+            moves++;
+            have_w = nr > 0;
+            hw = hw2;
+            cw = cw2;
+        } else {                      /* undo: v out of ins, old back in at u */
+            if (ins >= u) {
+                for (uint i = ins; i > u; i--) pos[i] = pos[i - 1u];
+            } else {
+                for (uint i = ins; i < u; i++) pos[i] = pos[i + 1u];
+            }
+            pos[u] = old;
+        }
+    }
+    prerank_ml_report(pos, k, nr, w, n, dir, c, es_pos, is_pos);
+    accepted[c] = moves;
+    mrg31k3p_store(&st, states, c);
+}
+
+__kernel void prerank_ml_copy(__global const uint *src, __global uint *dst, const uint S,
+                              __global const uint *group_k, __global const ulong *group_base,
+                              __global const uint *group_active, __global const uint *from,
+                              const uint n_chains)
+{
+    const uint c = get_global_id(0);
+    if (c >= n_chains) return;
+    const uint g = c / S;
+    const uint k = group_k[g];
+    const ulong b = group_base[g];
+    __global const uint *a = src + b + (ulong)(from[c] - g * S) * k;
+    __global uint *d = dst + b + (ulong)(c - g * S) * k;
+    if (group_active[g]) for (uint i = 0; i < k; i++) d[i] = a[i];
+}
+
+/* ------------------------------------------------------------------ observed sets */
+
+/* es[s]: the ES of set s, members[ptr[s] .. ptr[s + 1]) (ascending positions). */
+__kernel void prerank_es_sets(__global const long *w, const uint n, __global const uint *ptr,
+                              __global const uint *members, const uint n_sets,
+                              __global REAL *es)
+{
+    const uint s = get_global_id(0);
+    if (s >= n_sets) return;
+    __global const uint *pos = members + ptr[s];
+    const uint k = ptr[s + 1u] - ptr[s];
+    REAL top;
+    es[s] = prerank_es(pos, k, prerank_total(pos, k, w, n, 0u), w, n, 0u, &top);
+}

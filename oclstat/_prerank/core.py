@@ -1,0 +1,89 @@
+"""Preranked GSEA's definitions on the host: the ranking (order, tie rule, exact weights), the
+enrichment score of a set and its leading edge, and fgsea's statistics from the null counts.
+
+Ranking: genes by decreasing statistic; equal statistics keep their input order (a stable
+sort, as R's ``sort(decreasing = TRUE)`` in fgsea), and :func:`Ranking.from_stats` warns with
+the share of tied genes, as fgsea does, because their order is then the input's. Weights are
+``|stat|^weight`` as exact integers (oclstat/_gsea/core.py), so the ES of a set is the same,
+bit for bit, on the host and on every device.
+
+>>> r = Ranking.from_stats(np.array([0.5, 2.0, -1.0, 1.0]), ["a", "b", "c", "d"], weight=1.0)
+>>> r.names
+['b', 'd', 'a', 'c']
+>>> es, peak = r.enrichment(np.array([0, 1]))
+>>> float(es)
+1.0
+"""
+
+from __future__ import annotations
+
+import warnings
+from dataclasses import dataclass
+
+import numpy as np
+
+from .._gsea.core import enrichment_score, fixed_weights, gene_weights, weight_bits
+
+__all__ = ["Ranking", "null_statistics"]
+
+
+@dataclass(frozen=True)
+class Ranking:
+    """Genes in ranking order: ``names``, ``stats`` (decreasing) and the fixed-point weights
+    the device sums."""
+
+    names: list
+    stats: np.ndarray
+    weights: np.ndarray
+    weight: float
+
+    @classmethod
+    def from_stats(cls, stats: np.ndarray, names: list, *, weight: float) -> Ranking:
+        stats = np.asarray(stats, dtype=np.float64)
+        order = np.argsort(-stats, kind="stable")
+        ranked = stats[order]
+        tied = int(np.count_nonzero(ranked[1:] == ranked[:-1]))
+        if tied:
+            warnings.warn(f"ranking: {tied} genes ({100 * tied / ranked.size:.2g}% of the "
+                          "list) tie with the gene before them; tied genes keep their input "
+                          "order", UserWarning, stacklevel=3)
+        w = gene_weights(ranked, weight)
+        top = float(w.max()) if w.size else 0.0
+        return cls([names[i] for i in order], ranked,
+                   fixed_weights(w, top, weight_bits(ranked.size)), float(weight))
+
+    def enrichment(self, positions: np.ndarray):
+        """``(es, peak)`` of the set at ``positions`` (ascending), as the device computes it."""
+        return enrichment_score(self.stats, positions, self.weight)
+
+
+@dataclass
+class NullSummary:
+    nes: np.ndarray
+    pval: np.ndarray
+    n_more: np.ndarray
+    mode: np.ndarray
+
+
+def null_statistics(counts, es_obs: np.ndarray, set_size_index: np.ndarray) -> NullSummary:
+    """fgsea's NES and simple p-values from merged :class:`~.opencl.SimpleCounts`.
+
+    NES divides ES by the mean null ES of its sign among sets of its size (null ES >= 0 for
+    ES > 0, else <= 0; NaN when that mean is 0); p is the smaller of (1 + #null <= ES) /
+    (1 + #null <= 0) and (1 + #null >= ES) / (1 + #null >= 0). ``n_more`` counts the null ES
+    at least as extreme on the ES's side, ``mode`` the null ES of its sign (>= 0 for ES >= 0).
+    """
+    j = set_size_index
+    fixed = 2.0**32
+    n_ge0, n_le0 = counts.n_ge0[j].astype(np.float64), counts.n_le0[j].astype(np.float64)
+    n_ge, n_le = counts.n_more[:, 0], counts.n_more[:, 1]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ge_mean = (counts.sum_pos[j] / fixed) / n_ge0
+        le_mean = (counts.sum_neg[j] / fixed) / n_le0
+        mean = np.where(es_obs > 0, ge_mean, np.abs(le_mean))
+        nes = np.where(mean > 0, es_obs / mean, np.nan)
+        pval = np.minimum((1.0 + n_le) / (1.0 + n_le0), (1.0 + n_ge) / (1.0 + n_ge0))
+    pval = np.where(np.isnan(nes), np.nan, pval)
+    more = np.where(es_obs > 0, n_ge, n_le)
+    mode = np.where(es_obs >= 0, counts.n_ge0[j], counts.n_le0[j])
+    return NullSummary(nes, pval, more, mode)

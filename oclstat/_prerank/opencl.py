@@ -1,0 +1,230 @@
+"""The device side of :func:`oclstat.gsea_prerank` (cl_kernels/prerank.cl): the observed ES,
+the gene-set-permutation null of every set size, and the multilevel chains.
+
+The null comes back to the host one batch of permutations at a time as a permutations x sizes
+ES table and is reduced there to integer counts: for every size, how many null ES are >= 0 and
+<= 0 and their fixed-point sums (round(ES 2^32), for NES); for every set, how many null ES of
+its size are at least as extreme as its own. Integer counts and sums do not depend on how the
+permutations are split into batches, tasks or devices.
+
+>>> import numpy as np, oclstat
+>>> from oclstat._prerank.core import Ranking
+>>> r = Ranking.from_stats(np.linspace(2, -2, 50), [f"g{i}" for i in range(50)], weight=1.0)
+>>> plan = Plan(oclstat.get_runtime(), r.weights, np.array([5, 10]), np.float64)
+>>> c = simple_counts(plan, [np.arange(5), np.arange(10, 20)], np.array([0.9, -0.1]),
+...                   words=(1, 2, 3, 4, 5, 6), first=0, count=200)
+>>> int(c.n_ge0[0] + c.n_le0[0] >= 200), c.n_more.shape
+(1, (2, 2))
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .._random.mrg31k3p import create_stream_states
+from .multilevel import Ruler
+
+_U32, _U64 = np.uint32, np.uint64
+
+#: Moves a multilevel chain tries per member and level: about one accepted move per member
+#: (as fgsea: S k accepted moves per level) from the previous level's acceptance rate, at
+#: least MIN_TRIES and at most MAX_TRIES per member.
+MIN_TRIES, MAX_TRIES = 1, 100
+
+#: Scale of the fixed-point ES sums.
+FIXED = 2.0**32
+
+
+@dataclass
+class SimpleCounts:
+    """Integer counts of a range of permutations; ``+`` merges ranges."""
+
+    n_ge0: np.ndarray      # per size: null ES >= 0
+    n_le0: np.ndarray      # per size: null ES <= 0
+    sum_pos: np.ndarray    # per size: sum of round(max(ES, 0) 2^32)
+    sum_neg: np.ndarray    # per size: sum of round(min(ES, 0) 2^32)
+    n_more: np.ndarray     # per set: (null >= ES, null <= ES) of its size
+    count: int
+
+    def __add__(self, other: SimpleCounts) -> SimpleCounts:
+        return SimpleCounts(self.n_ge0 + other.n_ge0, self.n_le0 + other.n_le0,
+                            self.sum_pos + other.sum_pos, self.sum_neg + other.sum_neg,
+                            self.n_more + other.n_more, self.count + other.count)
+
+
+class Plan:
+    """The ranking's fixed-point weights and the needed sizes on one device."""
+
+    def __init__(self, rt, weights: np.ndarray, sizes: np.ndarray, dtype):
+        self.rt = rt
+        self.real = np.dtype(dtype)
+        self.n = int(weights.size)
+        self.sizes = np.unique(np.asarray(sizes, dtype=np.int64)).astype(_U32)
+        self.defines = rt.real_defines(self.real)
+        self.w = rt.to_device(np.ascontiguousarray(weights, dtype=np.int64), writable=False)
+        self.sizes_buf = rt.to_device(self.sizes, writable=False)
+        kmax = int(self.sizes[-1])
+        per_perm = kmax * 4 + self.sizes.size * self.real.itemsize
+        cap = 65536 if rt.gpu_schedule else 4096
+        by_buffer = rt.info.max_alloc // max(kmax * 4, self.sizes.size * self.real.itemsize)
+        self.batch = int(max(1, min(cap, rt.max_items(per_perm, fraction=0.25), by_buffer)))
+
+    def kernel(self, name):
+        return self.rt.kernel("prerank.cl", name, self.defines)
+
+
+def observed_es(plan: Plan, positions: list[np.ndarray]) -> np.ndarray:
+    """The ES of every set (ascending ranking positions) as the device computes the null's."""
+    rt = plan.rt
+    ptr = np.zeros(len(positions) + 1, dtype=_U32)
+    np.cumsum([p.size for p in positions], out=ptr[1:])
+    members = np.concatenate(positions).astype(_U32)
+    out = np.empty(len(positions), dtype=plan.real)
+    buf = rt.empty(out.nbytes)
+    rt.launch(plan.kernel("es_sets"), len(positions), plan.w, _U32(plan.n),
+              rt.to_device(ptr, writable=False), rt.to_device(members, writable=False),
+              _U32(len(positions)), buf)
+    rt.read(buf, out)
+    return out.astype(np.float64)
+
+
+def _fixed(x: np.ndarray) -> np.ndarray:
+    return np.rint(x * FIXED).astype(np.int64)
+
+
+def simple_counts(plan: Plan, positions: list[np.ndarray], es_obs: np.ndarray, *, words,
+                  first: int, count: int) -> SimpleCounts:
+    """Permutations ``first .. first + count - 1`` (MRG31k3p streams of seed ``words``) reduced
+    to :class:`SimpleCounts` against the observed ES of every set."""
+    rt, sizes = plan.rt, plan.sizes
+    n_sizes, kmax = sizes.size, int(sizes[-1])
+    set_size_index = np.searchsorted(sizes, [p.size for p in positions])
+    by_size = [np.flatnonzero(set_size_index == j) for j in range(n_sizes)]
+    batch = min(plan.batch, count)
+    members = rt.empty(batch * kmax * 4)
+    es_buf = rt.empty(batch * n_sizes * plan.real.itemsize)
+    table = np.empty((batch, n_sizes), dtype=plan.real)
+    out = SimpleCounts(np.zeros(n_sizes, np.int64), np.zeros(n_sizes, np.int64),
+                       np.zeros(n_sizes, np.int64), np.zeros(n_sizes, np.int64),
+                       np.zeros((len(positions), 2), np.int64), 0)
+    for f in range(first, first + count, batch):
+        c = min(batch, first + count - f)
+        states = rt.to_device(create_stream_states(words, c, first=f), writable=False)
+        rt.launch(plan.kernel("null"), c, states, _U64(0), _U32(c), plan.w, _U32(plan.n),
+                  plan.sizes_buf, _U32(n_sizes), members, es_buf)
+        part = table[:c]
+        rt.read(es_buf, part)
+        null = part.astype(np.float64)
+        out.n_ge0 += (null >= 0).sum(axis=0)
+        out.n_le0 += (null <= 0).sum(axis=0)
+        out.sum_pos += _fixed(np.maximum(null, 0.0)).sum(axis=0)
+        out.sum_neg += _fixed(np.minimum(null, 0.0)).sum(axis=0)
+        for j, sets in enumerate(by_size):
+            if sets.size == 0:
+                continue
+            col = np.sort(null[:, j])
+            obs = es_obs[sets]
+            out.n_more[sets, 0] += c - np.searchsorted(col, obs, side="left")
+            out.n_more[sets, 1] += np.searchsorted(col, obs, side="right")
+        out.count += c
+    return out
+
+
+class Chains:
+    """The chains of several multilevel groups (one set size and direction each) on one
+    device: ``S`` chains per group, chain i of group g drawing from stream ``first + g S + i``
+    of the seed."""
+
+    def __init__(self, plan: Plan, group_k, group_dir, sample_size: int, *, words, first: int):
+        rt = self.rt = plan.rt
+        self.plan = plan
+        self.S = int(sample_size)
+        k = np.asarray(group_k, dtype=_U32)
+        self.n_groups = k.size
+        self.n_chains = self.n_groups * self.S
+        base = np.zeros(self.n_groups, dtype=_U64)
+        base[1:] = np.cumsum(k.astype(np.uint64) * _U64(self.S))[:-1]
+        total = int(k.astype(np.int64).sum()) * self.S
+        self.k = rt.to_device(k, writable=False)
+        self.dir = rt.to_device(np.asarray(group_dir, dtype=_U32), writable=False)
+        self.base = rt.to_device(base, writable=False)
+        self.chains = [rt.empty(total * 4), rt.empty(total * 4)]
+        self.states = rt.to_device(create_stream_states(words, self.n_chains, first=first))
+        self.es = rt.empty(self.n_chains * plan.real.itemsize)
+        self.pos = rt.empty(self.n_chains * 4)
+        self.bound = rt.empty(self.n_groups * plan.real.itemsize)
+        self.active = rt.empty(self.n_groups * 4)
+        self.tries = rt.empty(self.n_groups * 4)
+        self.accepted = rt.empty(self.n_chains * 4)
+        self.source = rt.empty(self.n_chains * 4)
+
+    def _read(self):
+        es = np.empty(self.n_chains, dtype=self.plan.real)
+        ok = np.empty(self.n_chains, dtype=_U32)
+        self.rt.read(self.es, es)
+        self.rt.read(self.pos, ok)
+        return es.astype(np.float64).reshape(self.n_groups, self.S), \
+            ok.astype(bool).reshape(self.n_groups, self.S)
+
+    def start(self):
+        """Draw the first sets; ``(es_pos, is_pos)``, each groups x S."""
+        self.rt.launch(self.plan.kernel("ml_start"), self.n_chains, self.states, self.plan.w,
+                       _U32(self.plan.n), _U32(self.S), self.k, self.dir, self.base,
+                       _U32(self.n_chains), self.chains[0], self.es, self.pos)
+        return self._read()
+
+    def copy(self, source: np.ndarray, active: np.ndarray) -> None:
+        """Chain c of the next level starts as chain ``source[g, i]`` of its group."""
+        rt = self.rt
+        src = (source.astype(np.int64) + np.arange(self.n_groups)[:, None] * self.S)
+        rt.write(self.source, np.ascontiguousarray(src.ravel(), dtype=_U32))
+        rt.write(self.active, np.ascontiguousarray(active, dtype=_U32))
+        rt.launch(self.plan.kernel("ml_copy"), self.n_chains, self.chains[0], self.chains[1],
+                  _U32(self.S), self.k, self.base, self.active, self.source,
+                  _U32(self.n_chains))
+        self.chains.reverse()
+
+    def perturb(self, bound: np.ndarray, tries: np.ndarray):
+        """``tries[g]`` moves per chain above each group's ``bound`` (0: the group rests);
+        ``(es_pos, is_pos, accepted)``."""
+        rt = self.rt
+        rt.write(self.bound, np.ascontiguousarray(bound, dtype=self.plan.real))
+        rt.write(self.tries, np.ascontiguousarray(tries, dtype=_U32))
+        rt.launch(self.plan.kernel("ml_perturb"), self.n_chains, self.states, self.plan.w,
+                  _U32(self.plan.n), _U32(self.S), self.k, self.dir, self.base, self.bound,
+                  self.tries, _U32(self.n_chains), self.chains[0], self.es, self.pos,
+                  self.accepted)
+        acc = np.empty(self.n_chains, dtype=_U32)
+        rt.read(self.accepted, acc)
+        es, ok = self._read()
+        return es, ok, acc.astype(np.int64).reshape(self.n_groups, self.S)
+
+
+def climb(plan: Plan, groups, sample_size: int, *, words, first: int) -> list:
+    """Multilevel splitting for ``groups`` ((size, direction, target |ES|, eps) each) until
+    every group's levels reach its target or its eps; returns a
+    :class:`~.multilevel.Ruler` per group (chains drawing from streams ``first ..`` of seed
+    ``words``)."""
+    chains = Chains(plan, [g[0] for g in groups], [g[1] for g in groups], sample_size,
+                    words=words, first=first)
+    es, ok = chains.start()
+    rulers = [Ruler(sample_size) for _ in groups]
+    k = np.array([g[0] for g in groups], dtype=np.int64)
+    active = np.ones(len(groups), dtype=bool)
+    tries = 2 * k                      # the first level: acceptance not known yet
+    source = np.zeros((len(groups), sample_size), dtype=np.uint32)
+    while True:
+        for g in np.flatnonzero(active):
+            source[g] = rulers[g].record(es[g], ok[g])
+            active[g] = rulers[g].needs_more(groups[g][2], groups[g][3])
+        if not active.any():
+            return rulers
+        chains.copy(source, active)
+        bound = np.array([r.scores[-1] for r in rulers])
+        es, ok, accepted = chains.perturb(bound, np.where(active, tries, 0))
+        # next level: about one accepted move per member (integers: the same on every device)
+        got = accepted.sum(axis=1)
+        want = -(-k * tries * sample_size // np.maximum(got, 1))
+        tries = np.clip(want, MIN_TRIES * k, MAX_TRIES * k)

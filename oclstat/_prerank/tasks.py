@@ -1,0 +1,84 @@
+"""Preranked GSEA as tasks (the scale-out protocol, :mod:`oclstat._scale`): the simple null in
+ranges of permutations (permutation i draws from MRG31k3p stream i of the seed; the integer
+counts of the ranges add up to one device's), and the multilevel groups in chunks (chain i of
+group g draws from stream n_resamples + g S + i). Any number of tasks or workers gives the
+same answer as one device."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._scale import Task, run, task_runtime
+from .opencl import Plan, climb, observed_es, simple_counts
+
+#: Permutations per task (at most MAX_TASKS tasks).
+TASK_PERMUTATIONS = 8192
+MAX_TASKS = 256
+
+#: Multilevel groups per task.
+TASK_GROUPS = 32
+
+
+def pieces(total: int, per_task: int) -> list[tuple[int, int]]:
+    """(first, count) of every task over ``total`` items.
+
+    >>> pieces(10, 4)
+    [(0, 3), (3, 3), (6, 4)]
+    """
+    n_tasks = max(1, min(MAX_TASKS, -(-total // per_task)))
+    edges = np.linspace(0, total, n_tasks + 1).astype(np.int64)
+    return [(int(a), int(b - a)) for a, b in zip(edges[:-1], edges[1:], strict=True) if b > a]
+
+
+def _simple(inputs, words, first, count):
+    weights, sizes, positions, es_obs, dtype = inputs
+    plan = Plan(task_runtime(), weights, sizes, dtype)
+    return simple_counts(plan, positions, es_obs, words=words, first=first, count=count)
+
+
+def _climb(inputs, groups, sample_size, words, first):
+    weights, dtype = inputs
+    plan = Plan(task_runtime(), weights, [g[0] for g in groups], dtype)
+    return climb(plan, groups, sample_size, words=words, first=first)
+
+
+def _observed(weights, sizes, positions, dtype):
+    return observed_es(Plan(task_runtime(), weights, sizes, dtype), positions)
+
+
+def observed(client, rt, weights, sizes, positions, *, dtype):
+    """The observed ES of every set, computed as the null's are (on ``rt``, else one task)."""
+    if client is None:
+        return observed_es(Plan(rt, weights, sizes, dtype), positions)
+    return run(client, [Task(_observed, (weights, sizes, positions, np.dtype(dtype)))])[0]
+
+
+def simple_null(client, rt, weights, sizes, positions, es_obs, *, words, n_resamples, dtype,
+                progress=None):
+    """The simple null's counts (on ``rt``, else merged over tasks on ``client``)."""
+    if client is None:
+        return simple_counts(Plan(rt, weights, sizes, dtype), positions, es_obs, words=words,
+                             first=0, count=n_resamples)
+    inputs = client.scatter((weights, sizes, positions, es_obs, np.dtype(dtype)),
+                            broadcast=True)
+    parts = pieces(n_resamples, TASK_PERMUTATIONS)
+    results = run(client, [Task(_simple, (inputs, words, f, c)) for f, c in parts],
+                  progress=progress, desc="prerank tasks")
+    total = results[0]
+    for r in results[1:]:
+        total = total + r
+    return total
+
+
+def multilevel(client, rt, weights, groups, *, sample_size, words, first, dtype,
+               progress=None):
+    """The rulers of every group, in group order (on ``rt``, else tasks on ``client``)."""
+    if client is None:
+        plan = Plan(rt, weights, [g[0] for g in groups], dtype)
+        return climb(plan, groups, sample_size, words=words, first=first)
+    inputs = client.scatter((weights, np.dtype(dtype)), broadcast=True)
+    parts = pieces(len(groups), TASK_GROUPS)
+    results = run(client, [Task(_climb, (inputs, groups[a:a + c], sample_size, words,
+                                         first + a * sample_size)) for a, c in parts],
+                  progress=progress, desc="multilevel tasks")
+    return [r for part in results for r in part]

@@ -1,0 +1,363 @@
+"""oclstat.gsea_prerank against independent references: a textbook running-sum walk, GSEApy's
+prerank on a ranking built from the P53 data (signal-to-noise, upper-case gene names) with
+Hallmark and C2, a long simple run for the multilevel p-values, fgsea where R has it; its
+calibration under a random ranking; the same answer for any split of the work; clear errors."""
+
+from __future__ import annotations
+
+import io
+import math
+import shutil
+import subprocess
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy import stats as sps
+
+import oclstat
+from oclstat._prerank.multilevel import Ruler, multilevel_error, simple_error
+from oclstat._prerank.result import FGSEA_COLUMNS
+
+
+def textbook_es(stats: pd.Series, genes, p: float) -> float:
+    """Subramanian et al.'s running sum in floating point, written from the paper."""
+    ranked = stats.sort_values(ascending=False, kind="stable")
+    hit = ranked.index.isin(list(genes))
+    w = np.abs(ranked.to_numpy()) ** p
+    nr = w[hit].sum()
+    step = np.where(hit, w / nr, -1.0 / (len(ranked) - hit.sum()))
+    walk = np.cumsum(step)
+    return walk.max() if walk.max() > -walk.min() else walk.min()
+
+
+def random_ranking(n=2000, seed=0):
+    rng = np.random.default_rng(seed)
+    return pd.Series(rng.normal(size=n), index=[f"G{i}" for i in range(n)])
+
+
+# ------------------------------------------------------------------ enrichment scores
+
+@pytest.mark.parametrize("weight", [0.0, 1.0, 1.5, 2.0])
+def test_es_equal_a_textbook_running_sum(rt, weight):
+    stat = random_ranking(500, seed=1)
+    rng = np.random.default_rng(2)
+    sets = {f"s{i}": list(rng.choice(stat.index, size=int(rng.integers(5, 60)), replace=False))
+            for i in range(30)}
+    sets["top"] = list(stat.sort_values().index[-20:])
+    res = oclstat.gsea_prerank(stat, sets, n_resamples=20, method="simple", weight=weight,
+                               min_size=5, seed=1, device=rt)
+    for name, genes in sets.items():
+        assert res.table.loc[name, "ES"] == pytest.approx(textbook_es(stat, genes, weight),
+                                                          abs=1e-12), name
+
+
+def test_device_es_equal_the_host_rule_bit_for_bit(rt):
+    from oclstat._prerank.core import Ranking
+    from oclstat._prerank.opencl import Plan, observed_es
+
+    stat = random_ranking(800, seed=3)
+    r = Ranking.from_stats(stat.to_numpy(), list(stat.index), weight=1.0)
+    rng = np.random.default_rng(4)
+    pos = [np.sort(rng.choice(800, size=k, replace=False)) for k in (5, 17, 40, 200)]
+    dev = observed_es(Plan(rt, r.weights, [p.size for p in pos], np.float64), pos)
+    host = [r.enrichment(p)[0] for p in pos]
+    assert dev.tolist() == host
+
+
+@pytest.fixture(scope="module")
+def p53_ranking(shared_data):
+    """Signal-to-noise of P53 (MUT vs WT), genes with upper-case names only (GSEApy would
+    upper-case the rest and merge names, see test_gsea_gseapy.py)."""
+    from oclstat._gsea.core import ranking_metric
+
+    d = shared_data / "gsea"
+    expr = oclstat.io.read_expression(d / "P53.txt")
+    pheno = oclstat.io.read_cls(d / "P53.cls")
+    mask = np.array([lab == pheno.classes[0] for lab in pheno.labels])
+    snr, _ = ranking_metric(expr.to_numpy(), mask, "signal_to_noise")
+    stat = pd.Series(snr, index=expr.index)
+    return stat[[g == g.upper() for g in stat.index]]
+
+
+@pytest.fixture(scope="module")
+def gmts(shared_data):
+    d = shared_data / "gsea"
+    return {"hallmark": oclstat.io.read_gmt(d / "h.all.v7.0.symbols.gmt"),
+            "c2": oclstat.io.read_gmt(d / "c2.all.v5.0.symbols.gmt")}
+
+
+def _gseapy_prerank(stat, sets, n_resamples, seed=3):
+    gseapy = pytest.importorskip("gseapy")
+    res = gseapy.prerank(rnk=stat, gene_sets=sets, permutation_num=n_resamples, threads=2,
+                         seed=seed, outdir=None, no_plot=True, min_size=15, max_size=500,
+                         verbose=False)
+    table = res.res2d.set_index("Term")
+    for col in ("ES", "NES", "NOM p-val"):
+        table[col] = table[col].astype(float)
+    return table
+
+
+@pytest.mark.parametrize("collection", ["hallmark", "c2"])
+def test_p53_es_equal_gseapy_prerank(rt, p53_ranking, gmts, collection, tmp_path):
+    rnk = tmp_path / "p53.rnk"
+    oclstat.io.write_rnk(p53_ranking, rnk)
+    gp = _gseapy_prerank(p53_ranking, gmts[collection], n_resamples=2)
+    ours = oclstat.gsea_prerank(rnk, gmts[collection], n_resamples=2, method="simple", seed=1,
+                                device=rt)
+    common = gp.index.intersection(ours.table.index)
+    assert len(common) == len(gp) == len(ours.table)
+    np.testing.assert_allclose(ours.table.loc[common, "ES"], gp.loc[common, "ES"], rtol=0,
+                               atol=1e-10)
+
+
+def test_p53_simple_pvalues_within_monte_carlo_error_of_gseapy(rt, p53_ranking, gmts):
+    n = 2000
+    gp = _gseapy_prerank(p53_ranking, gmts["hallmark"], n_resamples=n)
+    ours = oclstat.gsea_prerank(p53_ranking, gmts["hallmark"], n_resamples=n, method="simple",
+                                seed=5, device=rt).table.loc[gp.index]
+    p_gp, p_us = gp["NOM p-val"].to_numpy(), ours["pval"].to_numpy()
+    sd = np.sqrt(2 * np.maximum(p_gp, 1 / n) * (1 - p_gp) / n)
+    assert np.all(np.abs(p_us - p_gp) < 5 * sd + 2.0 / n)
+    np.testing.assert_allclose(ours["NES"], gp["NES"], rtol=0.05)
+
+
+# ------------------------------------------------------------------ p-values
+
+def _planted(shift, n=3000, size=30, seed=7):
+    stat = random_ranking(n, seed=seed)
+    genes = list(stat.index[:size])
+    stat.iloc[:size] += shift
+    return stat, genes
+
+
+def test_multilevel_pvalues_agree_with_a_long_simple_run(rt):
+    stat, up = _planted(1.0)
+    down = list(stat.index[1000:1040])
+    stat.loc[down] -= 0.75
+    sets = {"up": up, "down": down}
+    long = oclstat.gsea_prerank(stat, sets, n_resamples=200_000, method="simple", seed=2,
+                                device=rt).table
+    ml = oclstat.gsea_prerank(stat, sets, n_resamples=1000, seed=3, device=rt)
+    assert ml.n_multilevel == 2
+    for name in sets:
+        p_long, p_ml = long.loc[name, "pval"], ml.table.loc[name, "pval"]
+        assert 1e-5 < p_long < 1e-2, (name, p_long)    # resolved by 200,000 resamples
+        err = math.hypot(ml.table.loc[name, "log2err"], long.loc[name, "log2err"])
+        assert abs(math.log2(p_ml) - math.log2(p_long)) < 3 * err + 0.3, (name, p_ml, p_long)
+
+
+def test_multilevel_reaches_tiny_pvalues_and_floors_them_at_eps(rt):
+    stat, up = _planted(3.0)
+    res = oclstat.gsea_prerank(stat, {"up": up}, n_resamples=1000, seed=4, device=rt).table
+    p = res.loc["up", "pval"]
+    assert 1e-50 < p < 1e-12
+    assert 0 < res.loc["up", "log2err"] < 2
+    floored = oclstat.gsea_prerank(stat, {"up": up}, n_resamples=1000, eps=1e-6, seed=4,
+                                   device=rt).table
+    assert floored.loc["up", "pval"] == 1e-6 and np.isnan(floored.loc["up", "log2err"])
+
+
+def test_simple_pvalues_are_calibrated_under_a_random_ranking(rt):
+    stat = random_ranking(3000, seed=11)
+    rng = np.random.default_rng(12)
+    sets = {f"s{i}": list(rng.choice(stat.index, size=int(rng.integers(15, 80)), replace=False))
+            for i in range(300)}
+    res = oclstat.gsea_prerank(stat, sets, n_resamples=2000, method="simple", seed=13,
+                               device=rt).table
+    p = res["pval"].to_numpy()
+    assert sps.kstest(p, "uniform").pvalue > 0.01
+    assert 0.02 < np.mean(p < 0.05) < 0.09
+
+
+def test_multilevel_ruler_against_a_known_tail():
+    """Chains whose ES are uniform draws conditioned to climb: each level halves the tail, so
+    after L full levels the p-value of the last threshold is about 2^-L."""
+    rng = np.random.default_rng(0)
+    r = Ruler(101)
+    bound = 0.0
+    for _ in range(10):
+        es = bound + (1 - bound) * rng.random(101)
+        r.record(es, np.ones(101, bool))
+        bound = r.scores[-1]
+    p, ok = r.pvalue(bound)
+    assert ok and 2**-12 < p < 2**-8
+    assert r.pvalue(0.0)[0] == pytest.approx(1.0, abs=0.02)
+
+
+def test_error_estimates_follow_fgseas_formulas():
+    """fgsea's multilevelError(1e-10, 101) and the simple error of p = 1/1001, with trigamma
+    values from mpmath (psi(1, 51), psi(1, 102), psi(1, 1001); psi(1, 1) = pi^2 / 6)."""
+    assert multilevel_error(1e-10, 101) == pytest.approx(
+        math.sqrt(34 * (0.0198013332266971 - 0.00985213705839288)) / math.log(2), rel=1e-12)
+    assert simple_error(0, 1000) == pytest.approx(
+        math.sqrt(math.pi**2 / 6 - 0.000999500166666633) / math.log(2), rel=1e-12)
+
+
+# ------------------------------------------------------------------ one answer
+
+def test_same_seed_same_table_for_any_split(rt):
+    stat, up = _planted(1.2, n=1500)
+    sets = {"up": up, "other": list(stat.index[500:540]), "low": list(stat.index[900:920])}
+    one = oclstat.gsea_prerank(stat, sets, n_resamples=3000, seed=9, device=rt).table
+    two = oclstat.gsea_prerank(stat, sets, n_resamples=3000, seed=9, device=[rt, rt]).table
+    pd.testing.assert_frame_equal(one, two)
+    other = oclstat.gsea_prerank(stat, sets, n_resamples=3000, seed=10, device=rt).table
+    assert not one["pval"].equals(other["pval"])
+
+
+# ------------------------------------------------------------------ shape
+
+def test_result_reads_like_fgsea(rt):
+    stat, up = _planted(1.0, n=1000)
+    sets = {"up": up, "down": list(stat.index[-40:]), **{f"r{i}": list(stat.index[i::50])
+                                                        for i in range(12)}}
+    res = oclstat.gsea_prerank(stat, sets, n_resamples=500, seed=1, device=rt)
+    frame = res.to_frame()
+    assert tuple(frame.columns[:8]) == FGSEA_COLUMNS
+    assert frame["pathway"].iloc[0] == "up"
+    assert list(res.table["pval"]) == sorted(res.table["pval"])
+    assert res.table.loc["up", "leadingEdge"][0] == up[0] or \
+        res.table.loc["up", "leadingEdge"][0] in up
+    assert len(repr(res)) < 300 and "PrerankResult" in repr(res)
+    text = str(res)
+    assert "ES > 0" in text and "ES <= 0" in text and "more" in text
+    import dataclasses
+
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        res.method = "simple"
+
+
+# ------------------------------------------------------------------ inputs
+
+def test_read_rnk_reads_what_people_write(tmp_path):
+    import gzip
+
+    text = "# from DESeq2\ngene\tstat\nTP53\t2.5\nMDM2\t-1\nCDKN1A 0.5\n"
+    path = tmp_path / "x.rnk.gz"
+    path.write_bytes(gzip.compress(("\ufeff" + text).encode()))
+    got = oclstat.io.read_rnk(path)
+    assert got.to_dict() == {"TP53": 2.5, "MDM2": -1.0, "CDKN1A": 0.5}
+    out = io.StringIO()
+    oclstat.io.write_rnk(got, out)
+    assert oclstat.io.read_rnk(io.StringIO(out.getvalue())).equals(got)
+
+
+@pytest.mark.parametrize("text, message", [
+    ("A\t1\nB\tx\n", "line 2: statistic 'x' of gene 'B'"),
+    ("A\t1\nA\t2\n", "gene 'A' is also on line 1"),
+    ("A\t1\nB\tnan\n", "statistic of gene 'B' is nan"),
+    ("A\n", "needs a gene and a statistic"),
+])
+def test_bad_rnk_files_name_the_line(text, message):
+    with pytest.raises(ValueError, match=message):
+        oclstat.io.read_rnk(io.StringIO(text))
+
+
+def test_bad_input_raises_clear_errors(rt):
+    stat = random_ranking(200)
+    sets = {"s": list(stat.index[:20])}
+    dup = pd.concat([stat, stat.iloc[:1]])
+    nan = stat.copy()
+    nan.iloc[3] = np.nan
+    cases = [
+        (dict(ranking=dup), ValueError, "duplicate gene names .*'G0'"),
+        (dict(ranking=nan), ValueError, "missing or infinite statistics .*'G3'"),
+        (dict(gene_sets={"x": ["nope", "none"]}), ValueError, "no gene set .* of the ranking"),
+        (dict(method="exact"), ValueError, "method must be one of"),
+        (dict(eps=2), ValueError, "eps must be in"),
+        (dict(n_resamples=0), ValueError, "n_resamples"),
+        (dict(ranking=[1, 2, 3]), TypeError, "ranking must be a Series"),
+        (dict(ranking=pd.DataFrame(np.ones((3, 3)))), ValueError, "two columns"),
+        (dict(weight=-1), ValueError, "weight"),
+    ]
+    for change, exc, message in cases:
+        kw = dict(ranking=stat, gene_sets=sets, n_resamples=10, device=rt, seed=1) | change
+        with pytest.raises(exc, match=message):
+            oclstat.gsea_prerank(kw.pop("ranking"), kw.pop("gene_sets"), **kw)
+
+
+def test_ties_keep_input_order_with_a_warning(rt):
+    stat = pd.Series([2.0, 1.0, 1.0, 1.0, -1.0] * 20, index=[f"G{i}" for i in range(100)])
+    with pytest.warns(UserWarning, match="tie"):
+        res = oclstat.gsea_prerank(stat, {"s": [f"G{i}" for i in range(0, 100, 5)]},
+                                   n_resamples=10, method="simple", min_size=5, seed=1,
+                                   device=rt)
+    assert list(res.ranking.index[:3]) == ["G0", "G5", "G10"]
+
+
+# ------------------------------------------------------------------ fgsea
+
+def _fgsea_available() -> bool:
+    if shutil.which("Rscript") is None:
+        return False
+    proc = subprocess.run(["Rscript", "-e", "quit(status = !requireNamespace('fgsea', "
+                           "quietly = TRUE))"], capture_output=True)
+    return proc.returncode == 0
+
+
+@pytest.mark.r
+@pytest.mark.skipif(not _fgsea_available(), reason="R package fgsea is not installed")
+def test_multilevel_pvalues_agree_with_fgsea(rt, tmp_path):
+    stat, up = _planted(1.6)
+    sets = {"up": up, "down": list(stat.index[1000:1040]), "mid": list(stat.index[2000:2025])}
+    stat.loc[sets["down"]] -= 1.0
+    oclstat.io.write_rnk(stat, tmp_path / "r.rnk")
+    oclstat.io.write_gmt(sets, tmp_path / "s.gmt")
+    script = f"""
+    suppressMessages(library(fgsea))
+    r <- read.table('{tmp_path / "r.rnk"}', sep = '\\t', row.names = 1, quote = '',
+                    comment.char = '')
+    stats <- setNames(r[[1]], rownames(r))
+    set.seed(1)
+    res <- fgsea(gmtPathways('{tmp_path / "s.gmt"}'), stats, minSize = 15, eps = 0)
+    write.table(data.frame(res$pathway, res$pval, res$log2err, res$ES, res$NES),
+                '{tmp_path / "out.tsv"}', sep = '\\t', row.names = FALSE, col.names = FALSE)
+    """
+    subprocess.run(["Rscript", "-e", script], check=True, capture_output=True)
+    fg = pd.read_csv(tmp_path / "out.tsv", sep="\t", header=None, index_col=0,
+                     names=["pathway", "pval", "log2err", "ES", "NES"])
+    ours = oclstat.gsea_prerank(stat, sets, n_resamples=1000, eps=0, seed=1, device=rt).table
+    for name in sets:
+        assert ours.loc[name, "ES"] == pytest.approx(fg.loc[name, "ES"], abs=1e-10)
+        err = math.hypot(np.nan_to_num(ours.loc[name, "log2err"], nan=1.0),
+                         np.nan_to_num(fg.loc[name, "log2err"], nan=1.0))
+        assert abs(math.log2(ours.loc[name, "pval"]) - math.log2(fg.loc[name, "pval"])) \
+            < 3 * err + 0.5, name
+
+
+# ------------------------------------------------------------------ command line, report
+
+def test_command_line_prerank_writes_fgseas_table_and_a_report(tmp_path, capsys, shared_data):
+    """`oclstat prerank --rnk F --gmt F --out F --report DIR` on the Hallmark sets, and the
+    report opened in a headless browser (as tests/test_gsea_report.py does for gsea)."""
+    pytest.importorskip("matplotlib")
+    from oclstat.cli import main
+
+    stat, up = _planted(1.5, n=3000)
+    rnk, gmt = tmp_path / "r.rnk", tmp_path / "s.gmt"
+    oclstat.io.write_rnk(stat, rnk)
+    sets = {"UP": up, "DOWN": list(stat.index[-40:]),
+            **{f"RANDOM_{i}": list(stat.index[100 + i::97]) for i in range(25)}}
+    oclstat.io.write_gmt(sets, gmt)
+    out, report = tmp_path / "res.tsv", tmp_path / "rep"
+    assert main(["prerank", "--rnk", str(rnk), "--gmt", str(gmt), "--seed", "1e3", "--out",
+                 str(out), "--report", str(report)]) == 0
+    text = capsys.readouterr()
+    assert "ES > 0 (top of the ranking)" in text.out and "UP" in text.out
+    assert "by multilevel splitting" in text.err
+    table = pd.read_csv(out, sep="\t")
+    assert tuple(table.columns[:8]) == FGSEA_COLUMNS and len(table) == len(sets)
+    direct = oclstat.gsea_prerank(stat, sets, seed=1000).to_frame()
+    np.testing.assert_allclose(table["pval"], direct["pval"], rtol=1e-5)
+    index = report / "index.html"
+    assert {"prerank_report_top.tsv", "prerank_report_bottom.tsv"} <= \
+        {p.name for p in report.iterdir()}
+    exe = shutil.which("chromium") or shutil.which("chromium-browser")
+    if exe is None:
+        pytest.skip("chromium is not installed")
+    flags = ["--headless", "--no-sandbox", "--disable-gpu", "--virtual-time-budget=5000"]
+    dom = subprocess.run([exe, *flags, "--dump-dom", index.as_uri()], capture_output=True,
+                         text=True, timeout=120).stdout
+    assert 'data-images-loaded="10"' in dom, dom[:300]
+    assert f'data-table-rows="{len(sets)}"' in dom and "Enriched at the top" in dom
