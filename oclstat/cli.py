@@ -275,6 +275,17 @@ def _read_groups(path: str, table):
     return labels, None
 
 
+def _write_plots(res, folder, names) -> None:
+    """``folder/<set>.png``: the enrichment plot of each named set (gsea and prerank)."""
+    plt = _pyplot()
+    for name in names:
+        path = Path(folder) / f"{name}.png"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fig = plot_enrichment(res, name)
+        fig.savefig(path, dpi=120)
+        plt.close(fig)
+
+
 def _cmd_gsea(args) -> int:
     import time
 
@@ -304,14 +315,8 @@ def _cmd_gsea(args) -> int:
                   args.out or args.report)
         print()
     if args.plot:
-        plt = _pyplot()
-        tops = list(res.positive["NAME"].head(1)) + list(res.negative["NAME"].head(1))
-        for name in args.plot_sets or tops:
-            path = Path(args.plot) / f"{name}.png"
-            path.parent.mkdir(parents=True, exist_ok=True)
-            fig = plot_enrichment(res, name)
-            fig.savefig(path, dpi=120)
-            plt.close(fig)
+        _write_plots(res, args.plot, args.plot_sets or
+                     list(res.positive["NAME"].head(1)) + list(res.negative["NAME"].head(1)))
     if args.report:
         index = write_gsea_report(res, args.report, parameters={
             "expression": f"{Path(args.gct or args.expr).name} ({expr.shape[0]:,} genes x "
@@ -359,14 +364,8 @@ def _cmd_prerank(args) -> int:
         _show_top(shown, "sets, by NES away from zero", args.out or args.report)
         print()
     if args.plot:
-        plt = _pyplot()
-        tops = list(res.positive.index[:1]) + list(res.negative.index[:1])
-        for name in args.plot_sets or tops:
-            path = Path(args.plot) / f"{name}.png"
-            path.parent.mkdir(parents=True, exist_ok=True)
-            fig = plot_enrichment(res, name)
-            fig.savefig(path, dpi=120)
-            plt.close(fig)
+        _write_plots(res, args.plot, args.plot_sets or
+                     list(res.positive.index[:1]) + list(res.negative.index[:1]))
     if args.report:
         index = write_gsea_report(res, args.report, parameters={
             "ranking": f"{Path(args.rnk).name} ({len(ranking):,} genes)",

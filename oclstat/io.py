@@ -471,6 +471,9 @@ def read_rnk(source) -> pd.Series:
             raise ValueError(f"{where} line {ln_no}: an .rnk line needs a gene and a statistic, "
                              f"got {line[:60]!r}")
         gene, raw = fields[0].strip(), fields[1].strip()
+        if raw in _MISSING:
+            raise ValueError(f"{where} line {ln_no}: statistic of gene {gene!r} is missing "
+                             f"({raw!r})")
         try:
             value = float(raw)
         except ValueError:

@@ -246,8 +246,10 @@ def test_read_rnk_reads_what_people_write(tmp_path):
 @pytest.mark.parametrize("text, message", [
     ("A\t1\nB\tx\n", "line 2: statistic 'x' of gene 'B'"),
     ("A\t1\nA\t2\n", "gene 'A' is also on line 1"),
-    ("A\t1\nB\tnan\n", "statistic of gene 'B' is nan"),
+    ("A\t1\nB\tnan\n", "line 2: statistic of gene 'B' is missing"),
+    ("A\t1\nB\tinf\n", "statistic of gene 'B' is inf"),
     ("A\n", "needs a gene and a statistic"),
+    ("TP53\tNA\nMDM2\t1\n", "line 1: statistic of gene 'TP53' is missing"),
 ])
 def test_bad_rnk_files_name_the_line(text, message):
     with pytest.raises(ValueError, match=message):
