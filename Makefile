@@ -10,7 +10,7 @@ PYTEST_ARGS ?= -m "not gpu"
 # The capability tests run once more with every capability forced onto its GPU code path.
 SCHEDULE_TESTS := tests/test_random.py tests/test_fisher.py tests/test_permutation.py \
 	tests/test_fields.py tests/test_gsea.py tests/test_epistasis.py tests/test_epistasis_tiles.py \
-	tests/test_device_math.py tests/test_distributed.py
+	tests/test_device_math.py tests/test_distributed.py tests/test_spatial.py
 
 .PHONY: demo test setup setup-test lint bench gpu-check clean
 
@@ -58,6 +58,7 @@ bench: setup
 	$(BIN)/python benchmarks/bench_permutation.py
 	$(BIN)/python benchmarks/bench_gsea.py
 	$(BIN)/python benchmarks/bench_prerank.py
+	$(BIN)/python benchmarks/bench_spatial.py
 	$(BIN)/python benchmarks/bench_fields.py
 	$(BIN)/python benchmarks/bench_epistasis.py
 	$(BIN)/python benchmarks/bench_distributed.py

@@ -2,10 +2,13 @@
  * Gaussian random fields (oclstat.fields): batched Matérn covariance, batched LDL^T and
  * L D^(1/2) Z. Matrices are row-major, n x n, one after the other (matrix b at b * n * n).
  *
- *   matern_cov        element (i, j <= i) of covariance matrix p (and (j, i) with mirror), from
- *                     the coordinates and per-parameter-set constants (see oclstat/fields.py).
+ *   matern_cov        elements (i, j <= i) of covariance matrix p (and (j, i) with mirror), from
+ *                     the coordinates and per-parameter-set constants (oclstat/matern.clh); a
+ *                     work-group per row, its work-items striding along it.
+ *   matern_setup      the per-parameter-set tables of matern.clh's fast path.
  *   ldl_diag_block    LDL^T of the diagonal block [k0, k1) of every matrix (one work-group per
- *                     matrix, left-looking by column); a pivot that is not positive is recorded.
+ *                     matrix, left-looking by column); a pivot that is not positive among the
+ *                     first n_check is recorded (the rest may be negative: bordered matrices).
  *   ldl_panel_rows    rows k1.. of the panel: each row solved against the diagonal block on its
  *                     own (one work-item per (matrix, row)), L[i, c] = (A[i, c] - sum) / D[c].
  *   ldl_trailing      A22 -= L21 D1 L21^T on the lower triangle, tiles of TS x TS per work-group
@@ -18,45 +21,46 @@
  *   lower_times       out[b, s, i] = sum_{j <= i} L[b, i, j] w[b, j] z[b, s, j], w = sqrt(D) (or D
  *                     or 1), the fields from standard normals z.
  *
- * Build defines: REAL (float or double), TS (tile size of ldl_trailing).
+ * Build defines: REAL (float or double), TS (tile size of ldl_trailing), MATERN_* (matern.clh).
  */
 #include <oclstat/real.clh>
 
-#include <oclstat/bessel_k.clh>
+#include <oclstat/matern.clh>
 
 #define REAL8_NAME_(r) r##8
 #define REAL8_NAME(r) REAL8_NAME_(r)
 #define REAL8 REAL8_NAME(REAL)
 
-/* consts[p * 9 + .]: log(variance) + (1 - nu) log 2 - lgamma(nu), sqrt(8 nu) / range, cos and
- * sin of the angle, 1 / anisoRatio, nu, nugget, variance, unused (REAL: no fp64 needed in
- * float). The coordinate difference is rotated anticlockwise by the angle, as geostatsp's
- * maternAniso: u = cos dx - sin dy, v = (sin dx + cos dy) / anisoRatio, d = |(u, v)|. */
+/* consts[p * 9 + .], cheb[p * MATERN_TABLE + .]: oclstat/matern.clh's (REAL: no fp64 needed in
+ * float). */
 __kernel void fields_matern_cov(__global const REAL *coords, __global const REAL *consts,
-                         const uint n, const uint n_params, __global REAL *out,
-                         const int mirror)
+                         __global const REAL *cheb, const uint n, const uint n_params,
+                         __global REAL *out, const int mirror)
 {
-    const uint j = get_global_id(0), i = get_global_id(1), p = get_global_id(2);
-    if (i >= n || j > i || p >= n_params) return;   /* lower triangle, row i */
-    __global const REAL *c = consts + 9 * (ulong)p;
-    const REAL dx = coords[2 * i] - coords[2 * j], dy = coords[2 * i + 1] - coords[2 * j + 1];
-    const REAL u = c[2] * dx - c[3] * dy;
-    const REAL v = (c[3] * dx + c[2] * dy) * c[4];
-    const REAL d = sqrt(u * u + v * v);
-    REAL value;
-    if (d == (REAL)0) {
-        value = c[7] + (i == j ? c[6] : (REAL)0);
-    } else {
-        const REAL x = c[1] * d, nu = c[5];
-        value = exp(c[0] + nu * log(x) + oclstat_log_kv(nu, x));
+    const uint i = get_global_id(1), p = get_global_id(2);   /* row i, lower triangle */
+    if (i >= n || p >= n_params) return;
+    __global REAL *m = out + (ulong)p * n * n;
+    for (uint j = get_global_id(0); j <= i; j += get_global_size(0)) {
+        const REAL value = oclstat_matern(consts + 9 * (ulong)p, cheb + MATERN_TABLE * (ulong)p,
+                                          coords[2 * i] - coords[2 * j],
+                                          coords[2 * i + 1] - coords[2 * j + 1], i == j);
+        m[(ulong)i * n + j] = value;
+        if (mirror) m[(ulong)j * n + i] = value;
     }
-    out[(ulong)p * n * n + (ulong)i * n + j] = value;
-    if (mirror) out[(ulong)p * n * n + (ulong)j * n + i] = value;
+}
+
+/* The Matérn tables of n_params parameter sets (oclstat/matern.clh), one work-item each. */
+__kernel void fields_matern_setup(__global const REAL *consts, const uint n_params,
+                                  __global REAL *tables)
+{
+    const uint p = get_global_id(0);
+    if (p >= n_params) return;
+    oclstat_matern_setup(consts[9 * (ulong)p + 5], tables + MATERN_TABLE * (ulong)p);
 }
 
 /* D[c] = A[c, c] - sum_{k0 <= t < c} L[c, t]^2 D[t]; then L[r, c] for r in (c, k1). */
 __kernel void fields_ldl_diag_block(__global REAL *a, __global REAL *dg, const uint n, const uint k0,
-                             const uint k1, __global int *bad)
+                             const uint k1, __global int *bad, const uint n_check)
 {
     const uint b = get_group_id(0), lid = get_local_id(0), L = get_local_size(0);
     __global REAL *m = a + (ulong)b * n * n;
@@ -66,7 +70,7 @@ __kernel void fields_ldl_diag_block(__global REAL *a, __global REAL *dg, const u
             REAL s = m[(ulong)c * n + c];
             for (uint t = k0; t < c; t++) s -= m[(ulong)c * n + t] * m[(ulong)c * n + t] * dd[t];
             dd[c] = s;
-            if (!(s > (REAL)0) && bad[b] < 0) bad[b] = (int)c;
+            if (c < n_check && !(s > (REAL)0) && bad[b] < 0) bad[b] = (int)c;
         }
         barrier(CLK_GLOBAL_MEM_FENCE);
         const REAL dc = dd[c];

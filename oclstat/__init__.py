@@ -7,7 +7,7 @@ OpenCL C kernels compiled at run time by PyOpenCL on any GPU, or on the CPU thro
 True
 """
 
-from . import fields, genotypes, io, random, report, special
+from . import fields, genotypes, io, linalg, random, report, spatial, special
 from ._epistasis import EpistasisResult, epistasis
 from ._fields import (
     LdlResult,
@@ -27,6 +27,7 @@ from ._fisher import (
     random_table,
 )
 from ._gsea import GseaResult, gsea
+from ._linalg import crossprod_batch, gemm_batch, solve_triangular_batch
 from ._permutation import PermutationTestResult, permutation_test
 from ._prerank import PrerankResult, gsea_prerank
 from ._runtime import (
@@ -39,7 +40,8 @@ from ._runtime import (
     devices,
     get_runtime,
 )
-from .plot import plot_enrichment, plot_fields
+from ._spatial import MaternFit, MaternLoglik, fit_matern, matern_loglik, predict_matern
+from .plot import plot_enrichment, plot_fields, plot_kriging, plot_profiles, plot_qq
 
 __version__ = "0.1.0"
 
@@ -72,6 +74,19 @@ __all__ = [
     "matern_cov",
     "multiply_lower_diag",
     "simulate_fields",
+    "solve_triangular_batch",
+    "crossprod_batch",
+    "gemm_batch",
+    "linalg",
+    "spatial",
+    "MaternLoglik",
+    "MaternFit",
+    "matern_loglik",
+    "fit_matern",
+    "predict_matern",
+    "plot_profiles",
+    "plot_kriging",
+    "plot_qq",
     "FisherSimResult",
     "FisherSimBatchResult",
     "FisherTestResult",

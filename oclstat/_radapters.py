@@ -291,6 +291,99 @@ def simulate_fields(coords, params, Nsim, seed=None, type="double", *,  # noqa: 
     return run(coords, params, Nsim, seed=seed, dtype=_dtype(type), device=device)
 
 
+# ----------------------------------------------------------------------------- linear algebra
+
+@_r_function("backsolveBatch", "solve_triangular_batch")
+def backsolve_batch(A, B, lower=True, trans=False, unitDiagonal=False, *,  # noqa: N803
+                    device=None):
+    from ._linalg import solve_triangular_batch
+
+    return solve_triangular_batch(A, B, lower=bool(lower), trans=bool(trans),
+                                  unit_diagonal=bool(unitDiagonal), device=device)
+
+
+@_r_function("crossprodBatch", "crossprod_batch")
+def crossprod_batch(A, B=None, D=None, *, device=None):  # noqa: N803
+    from ._linalg import crossprod_batch as run
+
+    return run(A, B, D, device=device)
+
+
+@_r_function("gemmBatch", "gemm_batch")
+def gemm_batch(A, B, C=None, alpha=1.0, beta=0.0, transA=False, transB=False, *,  # noqa: N803
+               device=None):
+    from ._linalg import gemm_batch as run
+
+    return run(A, B, C, alpha=float(alpha), beta=float(beta), trans_a=bool(transA),
+               trans_b=bool(transB), device=device)
+
+
+# ----------------------------------------------------------------------------- spatial models
+
+def _frame(frame) -> RValue:
+    """A pandas DataFrame as an R data.frame (its index becomes a first column when named)."""
+    cols: dict = {}
+    if frame.index.name is not None:
+        cols[str(frame.index.name)] = Characters(str(v) for v in frame.index)
+    for c in frame.columns:
+        v = frame[c]
+        if v.dtype.kind in "biuf":
+            cols[str(c)] = v.to_numpy()
+        else:
+            cols[str(c)] = Characters(str(x) for x in v)
+    return RValue(cols, "data.frame")
+
+
+@_r_function("getProfLogL", "matern_loglik")
+def get_prof_logl(coords, y, X=None, params=None, reml=False, boxcox=None, *,  # noqa: N803
+                  device=None):
+    from ._spatial import matern_loglik
+
+    res = matern_loglik(coords, y, X, params, method="REML" if reml else "ML",
+                        boxcox=boxcox, device=device)
+    return _frame(res.to_frame())
+
+
+@_r_function("likfitLgmGpu", "fit_matern")
+def likfit_lgm_gpu(coords, y, X=None, param=None, paramToEstimate=("range", "nugget"),  # noqa: N803
+                   reml=False, profiles=True, profile2d=True, level=0.95, tol=1e-4, *,
+                   device=None):
+    from ._spatial import fit_matern
+
+    estimate = [paramToEstimate] if isinstance(paramToEstimate, str) else list(paramToEstimate)
+    fit = fit_matern(coords, y, X, params=dict(param or {}), estimate=tuple(estimate),
+                     method="REML" if reml else "ML", profiles=bool(profiles),
+                     profile2d=bool(profile2d), level=float(level), tol=float(tol),
+                     device=device)
+    table = fit.to_frame()
+    values = {k: float(v) for k, v in fit.params.items()}
+    values.update(sigma2=fit.sigma2, tau2=fit.tau2)
+    beta = dict(zip(fit.data.covariates, (float(b) for b in fit.beta), strict=True))
+    out = {"parameters": values, "beta": beta, "summary": _frame(table),
+           "optimal": {"logL": fit.loglik, "method": fit.method, "aic": fit.aic},
+           "fields": dict(fit.fields_params),
+           "profiles": {k: _frame(v) for k, v in fit.profiles.items()},
+           "evaluations": int(fit.evaluations)}
+    if fit.profile2d is not None:
+        out["profile2d"] = _frame(fit.profile2d)
+    return RValue(out)
+
+
+@_r_function("qqnormGpu", "random.qqnorm")
+def qqnorm_gpu(y, *, device=None):
+    from ._fields.special import qqnorm
+
+    x, yy = qqnorm(y, device=device)
+    return RValue({"x": x, "y": yy})
+
+
+@_r_function("logfactSum", "special.logfact_sum")
+def logfact_sum(x, *, device=None):
+    from ._fields.special import logfact_sum as run
+
+    return run(np.asarray(x), device=device)
+
+
 # ----------------------------------------------------------------------------- files, devices
 
 @_r_function("readGct", "io.read_gct")

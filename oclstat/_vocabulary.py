@@ -66,6 +66,9 @@ CLI_FLAGS = {
     "eps": "--eps",
     "sample_size": "--sample-size",
     "table": "table",
+    "estimate": "--estimate",
+    "level": "--level",
+    "tol": "--tol",
 }
 
 #: Arguments that are keyword-only in every public function that has them.
@@ -149,6 +152,22 @@ ENTRIES: dict[str, Entry] = {
         not_in_cli=("phenotype", "snps"),
         cli_only=(*_FILES, *_TABLE_LAYOUT, "--devices", "--epi-cc")),
     "matern_cov": Entry(r="maternBatch", r_names={"dtype": "type"}),
+    "solve_triangular_batch": Entry(
+        r="backsolveBatch", r_names={"a": "A", "b": "B", "unit_diagonal": "unitDiagonal"}),
+    "crossprod_batch": Entry(r="crossprodBatch", r_names={"a": "A", "b": "B", "d": "D"}),
+    "gemm_batch": Entry(r="gemmBatch", r_names={"a": "A", "b": "B", "c": "C",
+                                               "trans_a": "transA", "trans_b": "transB"}),
+    "matern_loglik": Entry(r="getProfLogL", r_names={"method": "reml", "boxcox": "boxcox"}),
+    "fit_matern": Entry(
+        cli="fit-matern", r="likfitLgmGpu",
+        r_names={"params": "param", "estimate": "paramToEstimate", "method": "reml",
+                 "grid": None, "profile2d": "profile2d"},
+        cli_names={"coords": ("data", "--coords"), "y": "--response", "X": "--covariates",
+                   "profiles": "--no-profiles", "profile2d": "--no-profile2d"},
+        not_in_cli=("grid",),
+        cli_only=(*_FILES, "--png", "--profile-png", "--map-size")),
+    "random.qqnorm": Entry(r="qqnormGpu"),
+    "special.logfact_sum": Entry(r="logfactSum"),
     "special.kv": Entry(),
     "special.log_kv": Entry(),
     "ldl_batch": Entry(r="cholBatch", r_names={"a": "A"}),

@@ -8,6 +8,8 @@
     oclstat fields --nx 60 --ny 80 --param 0.3,1.5,1,0,1,0 --n-sim 5 --out f.npy --png f.png
     oclstat epistasis --bfile DS --order 2 --top 20 --out hits.tsv
     oclstat gsea --expr P53.txt --cls P53.cls --gmt c2.gmt --resamples 1000 --out results.tsv
+    oclstat fit-matern meuse.csv --coords x,y --response "log(zinc)" --covariates "sqrt(dist)" \
+        --out fit.tsv --png map.png --profile-png profiles.png
 
 Every sub-command accepts ``--device`` (index or name substring, as ``OCLSTAT_DEVICE``).
 
@@ -36,12 +38,13 @@ from ._gsea import gsea
 from ._permutation import permutation_test
 from ._prerank import gsea_prerank
 from ._runtime import NoDeviceError, devices, get_runtime
+from ._spatial import fit_matern, predict_matern
 from ._tables import open_text, read_table
 from ._vocabulary import python_to_cli
 from .demo import run
 from .distributed import OclstatPlugin
 from .genotypes import read_genotype_table, read_plink
-from .plot import _pyplot, plot_enrichment, plot_fields
+from .plot import _pyplot, plot_enrichment, plot_fields, plot_kriging, plot_profiles
 from .report import write_gsea_report
 
 
@@ -425,6 +428,110 @@ def _cmd_fields(args) -> int:
     return 0
 
 
+_COLUMN_FUNCTIONS = {"log": np.log, "sqrt": np.sqrt, "log10": np.log10, "exp": np.exp}
+
+
+def _column(frame, spec: str, flag: str):
+    """A column of ``frame`` named ``spec``, or ``f(name)`` for f in log, log10, sqrt, exp."""
+    import re
+
+    m = re.fullmatch(r"\s*(\w+)\((.+)\)\s*", spec)
+    fn, name = (m.group(1), m.group(2).strip()) if m else (None, spec.strip())
+    if fn is not None and fn not in _COLUMN_FUNCTIONS:
+        raise ValueError(f"{flag} {spec}: unknown function {fn}(); use "
+                         f"{', '.join(sorted(_COLUMN_FUNCTIONS))}")
+    if name not in frame.columns:
+        raise ValueError(f"{flag} {spec}: no column {name!r} (the file has "
+                         f"{', '.join(map(str, frame.columns[:12]))})")
+    col = frame[name].astype(float)
+    if fn is None:
+        return col.rename(name)
+    with np.errstate(all="ignore"):
+        out = _COLUMN_FUNCTIONS[fn](col)
+    if not np.isfinite(out).all():
+        raise ValueError(f"{flag} {spec}: {fn}() is not finite for some rows")
+    return out.rename(spec.strip())
+
+
+def _fixed_params(items) -> dict:
+    out = {}
+    for item in items or ():
+        for part in item.split(","):
+            key, sep, value = part.partition("=")
+            if not sep:
+                raise ValueError(f"--param {item}: write name=value, e.g. shape=1.5")
+            try:
+                out[key.strip()] = float(value)
+            except ValueError:
+                raise ValueError(f"--param {item}: {value!r} is not a number") from None
+    return out
+
+
+def _cmd_fit_matern(args) -> int:
+    import io
+    import time
+
+    import pandas as pd
+
+    text, _ = open_text(args.data)
+    frame = pd.read_csv(io.StringIO(text), sep=None, engine="python")
+    cols = [c.strip() for c in args.coords.split(",")]
+    if len(cols) != 2:
+        raise ValueError(f"--coords {args.coords}: name two columns, e.g. x,y")
+    coords = pd.concat([_column(frame, c, "--coords") for c in cols], axis=1)
+    y = _column(frame, args.response, "--response")
+    covs = [_column(frame, c, "--covariates") for c in args.covariates.split(",")] \
+        if args.covariates else []
+    X = pd.concat([pd.Series(1.0, index=frame.index, name="(Intercept)"), *covs], axis=1)
+    client = _client(args.scheduler)
+    device = None if client else _device(args, several=True)
+    t0 = time.perf_counter()
+    try:
+        fit = fit_matern(coords, y, X, params=_fixed_params(args.param),
+                         estimate=tuple(e.strip() for e in args.estimate.split(",")),
+                         method=args.method, profiles=not args.no_profiles,
+                         profile2d=not args.no_profile2d, level=args.level, tol=args.tol,
+                         device=device, client=client)
+    finally:
+        if client is not None:
+            client.close()
+    elapsed = time.perf_counter() - t0
+    device = device[0] if isinstance(device, (list, tuple)) else device
+    table = fit.to_frame().reset_index()
+    if args.out:
+        table.to_csv(args.out, sep="\t", index=False, float_format="%.10g")
+        rows = [curve.rename(columns={name: "value"}).assign(parameter=name)
+                for name, curve in fit.profiles.items()]
+        if fit.profile2d is not None:
+            rows.append(fit.profile2d.assign(parameter="range x shape"))
+        if rows:
+            prof_path = str(Path(args.out).with_suffix("")) + ".profiles.tsv"
+            pd.concat(rows, ignore_index=True).to_csv(prof_path, sep="\t", index=False,
+                                                      float_format="%.10g")
+            print(f"wrote the profiles to {prof_path}", file=sys.stderr)
+    _show_top(table, "parameters", args.out)
+    fp = fit.fields_params
+    print(f"log-likelihood ({fit.method}) {fit.loglik:.6f}; fields' terms: aRange "
+          f"{fp['aRange']:.6g}, lambda {fp['lambda']:.6g}, sigma2 {fp['sigma2']:.6g}, "
+          f"tau {fp['tau']:.6g}")
+    if args.profile_png and (fit.profiles or fit.profile2d is not None):
+        plot_profiles(fit).savefig(args.profile_png, dpi=110)
+    if args.png:
+        lo, hi = coords.min().to_numpy(), coords.max().to_numpy()
+        grid = grid_coords(args.map_size, args.map_size, xlim=(lo[0], hi[0]),
+                           ylim=(lo[1], hi[1]))
+        x0 = np.tile(X.mean().to_numpy(), (len(grid), 1))   # covariates at their means
+        pred = predict_matern(fit, grid, x0, device=device)
+        fig = plot_kriging(pred, points=coords.to_numpy())
+        if covs:
+            fig.axes[0].set_title("kriging mean (covariates at their means)")
+        fig.savefig(args.png, dpi=110)
+    print(f"{len(y):,} points, {X.shape[1]} covariates, estimated "
+          f"{', '.join(fit.estimated)}: {fit.evaluations:,} likelihoods; "
+          f"{'Dask' if args.scheduler else _label(device)}, {elapsed:.2f} s", file=sys.stderr)
+    return 0
+
+
 def _device(args, several: bool = False):
     """``--device`` as ``device=``: None, one device (index or name), or with ``several`` a
     comma-separated list that shares the work."""
@@ -732,6 +839,37 @@ def build_parser() -> argparse.ArgumentParser:
                           "enrichment plots, and the tables as TSV",
                    scheduler="run the resamples as tasks on this Dask scheduler")
     p.set_defaults(func=_cmd_prerank)
+
+    p = add("fit-matern", "maximum-likelihood fit of a linear model with a Matérn field "
+                          "(profile intervals, a kriging map)")
+    p.add_argument("data", help="CSV/TSV with the coordinates, response and covariates")
+    p.add_argument("--coords", required=True, help="the two coordinate columns, e.g. x,y")
+    p.add_argument("--response", required=True,
+                   help="the response column, or log(col), sqrt(col), log10(col)")
+    p.add_argument("--covariates", default=None,
+                   help="covariate columns (an intercept is added), e.g. 'sqrt(dist),elev'")
+    p.add_argument("--param", action="append", default=None,
+                   help="values of parameters not estimated, e.g. shape=1.5 (repeatable); "
+                        "defaults shape=1, nugget=0.1, anisoRatio=1, anisoAngleRadians=0")
+    p.add_argument("--estimate", default="range,nugget",
+                   help="parameters to estimate among range, shape, nugget, anisoRatio, "
+                        "anisoAngleRadians (default range,nugget)")
+    p.add_argument("--method", choices=["ML", "REML"], default="ML")
+    p.add_argument("--level", type=float, default=0.95, help="confidence level")
+    p.add_argument("--tol", type=float, default=1e-4,
+                   help="convergence tolerance on the log scale of the parameters")
+    p.add_argument("--no-profiles", action="store_true",
+                   help="skip the 1-D profile likelihoods (and their intervals)")
+    p.add_argument("--no-profile2d", action="store_true",
+                   help="skip the range x shape profile")
+    p.add_argument("--out", default=None,
+                   help="write the fit (TSV) here, and the profiles beside it (.profiles.tsv)")
+    p.add_argument("--png", default=None, help="draw a kriging map of the mean into this PNG")
+    p.add_argument("--profile-png", default=None, help="draw the profiles into this PNG")
+    p.add_argument("--map-size", type=int, default=100, help="map grid cells per side")
+    p.add_argument("--scheduler", default=None, metavar="ADDRESS",
+                   help="evaluate the batches of likelihoods as tasks on this Dask scheduler")
+    p.set_defaults(func=_cmd_fit_matern)
     return parser
 
 
@@ -770,7 +908,8 @@ def _output(path):
         tmp.unlink(missing_ok=True)
 
 
-_OUTPUT_FLAGS = {"out": "--out", "statistics": "--statistics", "png": "--png"}
+_OUTPUT_FLAGS = {"out": "--out", "statistics": "--statistics", "png": "--png",
+                 "profile_png": "--profile-png"}
 
 
 def _check_outputs(args) -> None:
@@ -786,8 +925,9 @@ def _check_outputs(args) -> None:
         parent = Path(folder) if Path(folder).is_dir() else Path(folder).parent
         if str(parent) and not parent.exists():
             raise ValueError(f"{flag} {folder}: the folder {parent} does not exist")
-    wanted = [f for f, folder in folders if folder] + (["--png"] if getattr(args, "png", None)
-                                                       else [])
+    wanted = [f for f, folder in folders if folder] + [
+        flag for attr, flag in (("png", "--png"), ("profile_png", "--profile-png"))
+        if getattr(args, attr, None)]
     if wanted:
         try:
             import matplotlib  # noqa: F401

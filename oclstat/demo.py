@@ -30,7 +30,8 @@ from ._gsea import gsea
 from ._permutation import permutation_test, window_scores
 from ._random import mrg31k3p as _mrg31k3p
 from ._runtime import get_runtime
-from .datasets import fisher_table
+from ._spatial import fit_matern, matern_loglik, predict_matern
+from .datasets import fisher_table, shared_data_file
 
 
 def _section_random(rt, out) -> None:
@@ -197,6 +198,64 @@ def _section_fields(rt, out) -> None:
           f"{', '.join(f'{v:.1f}' for v in np.linalg.slogdet(cov)[1])})", file=out)
 
 
+def _section_spatial(rt, out) -> None:
+
+    print("== Gaussian spatial model: maximum likelihood, profiles, kriging ==", file=out)
+    import pandas as pd
+
+    path = shared_data_file("fields", "meuse.csv")
+    if path is not None:
+        m = pd.read_csv(path)
+        coords = m[["x", "y"]].to_numpy(float)
+        y = np.log(m["zinc"].to_numpy(float))
+        X = np.column_stack([np.ones(len(m)), np.sqrt(m["dist"].to_numpy(float))])
+        what = "Meuse (155 soil samples): log(zinc) ~ sqrt(dist) + Matérn field, shape 1"
+    else:
+        coords = grid_coords(12, 12) * 1000.0
+        X = np.column_stack([np.ones(len(coords)), coords[:, 0] / 1000.0])
+        y = 6.0 - X[:, 1] + simulate_fields(coords, [[300.0, 1.0, 0.2, 0.05, 1.0, 0.0]], 1,
+                                            seed=3, device=rt)[0, 0]
+        what = ("a simulated field on a 12 x 12 grid (../shared/data/fields/meuse.csv not "
+                "found)")
+    t0 = time.perf_counter()
+    fit = fit_matern(coords, y, X, params={"shape": 1.0}, profile2d=False, device=rt)
+    elapsed = time.perf_counter() - t0
+    ci = fit.ci
+    print(f"  {what}", file=out)
+    print(f"  ML fit in {elapsed:.2f} s ({fit.evaluations} likelihoods in batches): "
+          f"log-likelihood {fit.loglik:.4f}; range {fit.params['range']:.1f} "
+          f"[{ci.loc['range', 'lower']:.1f}, {ci.loc['range', 'upper']:.1f}], nugget ratio "
+          f"{fit.params['nugget']:.3f} [{ci.loc['nugget', 'lower']:.3f}, "
+          f"{ci.loc['nugget', 'upper']:.3f}] (95% profile intervals), sigma2 "
+          f"{fit.sigma2:.4f}, beta {np.round(fit.beta, 3).tolist()}", file=out)
+    fp = fit.fields_params
+    print(f"  in fields' terms: aRange {fp['aRange']:.1f}, lambda {fp['lambda']:.3f}", file=out)
+    # the likelihood at the optimum again, by a plain numpy/scipy GLS (an independent check)
+    from scipy.linalg import cho_factor, cho_solve
+    from scipy.special import gamma, kv
+
+    d = np.sqrt(((coords[:, None] - coords[None]) ** 2).sum(-1))
+    x = np.sqrt(8.0) * d / fit.params["range"]
+    with np.errstate(invalid="ignore"):
+        v = np.where(d > 0, 2 ** 0 / gamma(1.0) * x * kv(1.0, x), 1.0)
+    v += fit.params["nugget"] * np.eye(len(y))
+    c = cho_factor(v, lower=True)
+    beta = np.linalg.solve(X.T @ cho_solve(c, X), X.T @ cho_solve(c, y))
+    r = y - X @ beta
+    ref = (-0.5 * len(y) * (np.log(2 * np.pi) + 1 + np.log(r @ cho_solve(c, r) / len(y)))
+           - np.log(np.diag(c[0])).sum())
+    again = matern_loglik(coords, y, X, {k: [v] for k, v in fit.params.items()}, device=rt)
+    print(f"  check: scipy's GLS likelihood at the optimum {ref:.10f} (oclstat "
+          f"{again.loglik[0, 0]:.10f})", file=out)
+    lo, hi = coords.min(axis=0), coords.max(axis=0)
+    grid = grid_coords(40, 40, xlim=(lo[0], hi[0]), ylim=(lo[1], hi[1]))
+    x0 = np.tile(X.mean(axis=0), (len(grid), 1))
+    pred = predict_matern(fit, grid, x0, device=rt)
+    print(f"  kriging on a 40 x 40 grid (covariates at their means): mean "
+          f"{pred['mean'].min():.2f}..{pred['mean'].max():.2f}, sd "
+          f"{pred['sd'].min():.3f}..{pred['sd'].max():.3f}", file=out)
+
+
 def _section_epistasis(rt, out) -> None:
 
     print("== exhaustive epistasis search (K2, AND + popcount) ==", file=out)
@@ -222,6 +281,7 @@ SECTIONS: dict[str, Callable] = {
     "permutation": _section_permutation,
     "gsea": _section_gsea,
     "fields": _section_fields,
+    "spatial": _section_spatial,
     "epistasis": _section_epistasis,
 }
 

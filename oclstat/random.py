@@ -31,6 +31,7 @@ True
 
 from __future__ import annotations
 
+from ._fields.special import qnorm, qqnorm
 from ._random.draws import exponential, integers, normal, random_raw, uniform
 from ._random.streams import DEFAULT_SEED, MAX_DEFAULT_STREAMS, Streams, as_seed, create_streams
 
@@ -42,6 +43,8 @@ __all__ = [
     "exponential",
     "integers",
     "random_raw",
+    "qnorm",
+    "qqnorm",
     "as_seed",
     "DEFAULT_SEED",
     "MAX_DEFAULT_STREAMS",

@@ -232,6 +232,12 @@ def _extras(rname: str, raw: dict) -> dict:
         names = _attr(raw["stats"], "names")
         if names is not None:
             out["genes"] = [str(g) for g in names]
+    elif rname == "likfitLgmGpu" and raw.get("param") is not None:
+        names = _attr(raw["param"], "names")
+        if names is None:
+            raise ValueError("param must be a named vector, e.g. c(shape = 1.5)")
+        out["param"] = dict(zip((str(n) for n in names), (float(v) for v in raw["param"]),
+                                strict=True))
     elif rname == "epistasis" and "snpNames" not in raw and "genotypes" in raw:
         out["snpNames"] = _dimnames(raw["genotypes"], 0)
     return out

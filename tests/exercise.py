@@ -100,6 +100,41 @@ def exercise(device=None, *, only=None) -> dict[str, np.ndarray]:
             out[f"fields.ldl.two_blocks.{tag}"] = oclstat.ldl_batch(big, dtype=dt, device=rt).D
             out[f"special.kv.{tag}"] = oclstat.special.kv([0.5, 1.5, 7.3], [0.2, 2.5, 30.0],
                                                           dtype=dt, device=rt)
+    if want("linalg"):
+        rng = np.random.default_rng(24)
+        low = np.tril(rng.normal(size=(3, 9, 9))) + 4 * np.eye(9)
+        rhs = rng.normal(size=(3, 9, 5))
+        for dt in reals:
+            tag = np.dtype(dt).name
+            out[f"linalg.solve.{tag}"] = oclstat.solve_triangular_batch(low, rhs, dtype=dt,
+                                                                         device=rt)
+            out[f"linalg.solve_t.{tag}"] = oclstat.solve_triangular_batch(
+                low[0], rhs, trans="T", unit_diagonal=True, dtype=dt, device=rt)
+            out[f"linalg.crossprod.{tag}"] = oclstat.crossprod_batch(
+                rhs, low, rng.uniform(size=9), dtype=dt, device=rt)
+            out[f"linalg.gemm.{tag}"] = oclstat.gemm_batch(low, rhs, rhs, beta=0.5, dtype=dt,
+                                                           device=rt)
+            out[f"special.qnorm.{tag}"] = oclstat.special.qnorm([1e-12, 0.02, 0.5, 0.9],
+                                                                dtype=dt, device=rt)
+            out[f"special.qqnorm.{tag}"] = oclstat.random.qqnorm(rhs.ravel(), dtype=dt,
+                                                                 device=rt)[0]
+            out[f"special.logfact_sum.{tag}"] = np.array([oclstat.special.logfact_sum(
+                [[3, 10], [200, 7]], dtype=dt, device=rt)])
+    if want("spatial") and rt.info.fp64:
+        coords = oclstat.fields.grid_coords(6, 5)
+        y = np.sin(5 * coords[:, 0]) + coords[:, 1]
+        X = np.column_stack([np.ones(len(y)), coords[:, 1]])
+        params = {"range": [0.3, 0.6], "shape": [1.0, 2.5], "nugget": [0.1, 0.0],
+                  "anisoRatio": [1.0, 2.0], "anisoAngleRadians": [0.0, 0.5]}
+        res = oclstat.matern_loglik(coords, y, X, params, method="REML", device=rt)
+        out["spatial.loglik"], out["spatial.beta"] = res.loglik, res.beta
+        from oclstat._spatial import opencl as spatial_opencl  # kriging's device steps
+
+        white, crosses, _ = spatial_opencl.whitened(
+            rt, np.array([0.4, 1.5, 0.05, 1.0, 0.0]), coords, X,
+            np.array([[0.5, 0.5], [0.1, 0.9], [0.3, 0.2]]), chunk=2)
+        out["spatial.whitened"] = white
+        out["spatial.cross"] = np.hstack([w for _, _, w in crosses])
     if want("gsea"):
         expr, labels, sets = _gsea_data()
         for dt in reals:

@@ -389,3 +389,45 @@ def test_epistasis_command_writes_plinks_epi_cc_for_pairs(tmp_path, capsys, shar
     assert main(["epistasis", "--bfile", str(prefix), "--order", "3", "--epi-cc",
                  str(epi)]) == 2
     assert "--epi-cc writes pairs" in capsys.readouterr().err
+
+
+def test_fit_matern_command_writes_the_fit_profiles_and_maps(tmp_path, capsys, rt):
+    pytest.importorskip("matplotlib")
+    coords = oclstat.fields.grid_coords(8, 8) * 100.0
+    field = oclstat.simulate_fields(coords, [[40.0, 1.0, 1.0, 0.6, 1.0, 0.0]], 1, seed=22,
+                                    device=rt)[0, 0]
+    dist = coords[:, 0] / 800.0
+    frame = pd.DataFrame({"east": coords[:, 0], "north": coords[:, 1], "dist": dist,
+                          "zinc": np.exp(5.0 - dist + 0.3 * field)})
+    data = tmp_path / "spatial.csv"
+    frame.to_csv(data, index=False)
+    out, png, prof = tmp_path / "fit.tsv", tmp_path / "map.png", tmp_path / "prof.png"
+    assert main(["fit-matern", str(data), "--coords", "east,north", "--response", "log(zinc)",
+                 "--covariates", "sqrt(dist)", "--out", str(out), "--png", str(png),
+                 "--profile-png", str(prof), "--map-size", "20", "--no-profile2d"]) == 0
+    table = pd.read_csv(out, sep="\t", index_col="parameter")
+    fit = oclstat.fit_matern(coords, np.log(frame["zinc"]),
+                             np.column_stack([np.ones(64), np.sqrt(dist)]), profile2d=False,
+                             device=rt)
+    assert table.loc["range", "estimate"] == pytest.approx(fit.params["range"], rel=1e-9)
+    assert table.loc["sqrt(dist)", "estimate"] == pytest.approx(fit.beta[1], rel=1e-9)
+    assert table.loc["range", "lower"] == pytest.approx(fit.ci.loc["range", "lower"], rel=1e-9)
+    profiles = pd.read_csv(tmp_path / "fit.profiles.tsv", sep="\t")
+    assert set(profiles["parameter"]) == {"range", "nugget"}
+    assert png.stat().st_size > 5000 and prof.stat().st_size > 5000
+    text = capsys.readouterr().out
+    assert "log-likelihood (ML)" in text and "aRange" in text
+    assert main(["fit-matern", str(data), "--coords", "east,north", "--response", "cu"]) == 2
+    assert "--response cu: no column 'cu'" in capsys.readouterr().err
+    assert main(["fit-matern", str(data), "--coords", "east", "--response", "zinc"]) == 2
+    assert "--coords east: name two columns" in capsys.readouterr().err
+
+
+def test_demo_spatial_section_checks_itself(capsys):
+    import re
+
+    assert main(["demo", "--section", "spatial"]) == 0
+    out = capsys.readouterr().out
+    ref, ours = re.search(r"at the optimum (-?[\d.]+) \(oclstat (-?[\d.]+)\)", out).groups()
+    assert float(ref) == pytest.approx(float(ours), abs=1e-8)
+    assert "95% profile intervals" in out and "kriging on a 40 x 40 grid" in out

@@ -13,7 +13,7 @@ import oclstat
 
 PKG = Path(oclstat.__file__).resolve().parent
 CAPABILITIES = ("_random", "_fisher", "_permutation", "_fields", "_gsea", "_prerank",
-                "_epistasis")
+                "_epistasis", "_linalg", "_spatial")
 #: Modules below every capability: they import no capability and no public face.
 RUNTIME = {"oclstat._constants", "oclstat._runtime", "oclstat._validation", "oclstat._labels",
            "oclstat._tables", "oclstat._progress", "oclstat._multitest", "oclstat._scale",
@@ -23,7 +23,7 @@ RUNTIME = {"oclstat._constants", "oclstat._runtime", "oclstat._validation", "ocl
 #: lower layers only. Core (checks, plans, definitions on the host, results), backends (the
 #: devices' code paths), tasks (the scale-out protocol), the public functions, the face.
 LAYERS = [{"validate", "plan", "exact", "broad", "scores", "core", "stats", "tails", "result",
-           "streams", "mrg31k3p", "special", "multilevel"},
+           "streams", "mrg31k3p", "special", "multilevel", "search"},
           {"opencl", "draws", "tiles", "cuda"}, {"tasks"}, {"api"}, {"__init__"}]
 
 
@@ -113,7 +113,10 @@ def test_runtime_layer_imports_no_capability(graph):
 #: Capabilities built on another's definitions: preranked GSEA scores sets with GSEA's exact
 #: running sum, weights, leading edge and gene-set matching (oclstat/_gsea/core.py,
 #: validate.py) instead of a second copy of them.
-BUILDS_ON = {"_prerank": {"_gsea"}}
+BUILDS_ON = {"_prerank": {"_gsea"},
+             # batched solves and products reuse the fields' chunking and multi-device map;
+             # the spatial models build on the fields' Matérn and LDLᵀ kernels and on them
+             "_linalg": {"_fields"}, "_spatial": {"_fields", "_linalg"}}
 
 
 def test_capabilities_depend_only_on_the_runtime_readers_and_random(graph):

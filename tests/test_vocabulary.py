@@ -73,7 +73,8 @@ def test_signature_uses_the_vocabulary(name):
             assert p.kind is p.KEYWORD_ONLY, f"{name}: {arg}= must be keyword-only"
     if "device" in params and name in CAPABILITIES and not name.startswith(("random.", "io.")):
         assert "client" in params or name in {"fisher_sim", "fisher_test", "random_table",
-                                                 "get_runtime"}, \
+                                                 "get_runtime", "random.qqnorm",
+                                                 "special.logfact_sum"}, \
             f"{name} takes device= but not client="
 
 

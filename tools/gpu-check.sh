@@ -38,6 +38,7 @@ EOF
   budget 60 $PY benchmarks/bench_fields.py --device gpu --large
   budget 45 $PY benchmarks/bench_gsea.py --device gpu --no-gseapy
   budget 45 $PY benchmarks/bench_prerank.py --device gpu --no-gseapy --no-fgsea
+  budget 60 $PY benchmarks/bench_spatial.py --device gpu --no-r --rain-sets 1000 --loop-sets 2
   budget 60 $PY benchmarks/bench_epistasis.py --device gpu
 } 2>&1 | tee "$out"
 echo "results: $out"

@@ -6,7 +6,7 @@
 #   chromium, to render the HTML reports in a real browser (tests/test_gsea_report.py).
 # Needs root (CI machines run as root); prints what it would do otherwise.
 set -euo pipefail
-want=(r-base-core r-cran-reticulate r-cran-testthat r-cran-coin clang-16 llvm-16 libclc-16
+want=(r-base-core r-cran-reticulate r-cran-testthat r-cran-coin r-cran-fields clang-16 llvm-16 libclc-16
       chromium)
 missing=()
 for p in "${want[@]}"; do

@@ -5,24 +5,50 @@ from __future__ import annotations
 
 import numpy as np
 
-from .plan import BLOCK, TILE, _constants, _matrix_chunks, _real
+from .plan import (
+    BLOCK,
+    MATERN_CHEB,
+    MATERN_TABLE,
+    ROW_LANES,
+    TILE,
+    _constants,
+    _matrix_chunks,
+    _real,
+)
+
+
+def matern_tables(rt, p: np.ndarray, dtype):
+    """Device buffers of the Matérn constants and tables (oclstat/matern.clh) of the
+    parameter rows ``p`` (range, shape, variance, nugget, anisoRatio, angle), computed on the
+    device from its own K_nu, and the defines of the kernels that use them (the fast path
+    when every set's table is usable)."""
+    dt, defines = _real(dtype, rt)
+    m = p.shape[0]
+    k_buf = rt.to_device(np.ascontiguousarray(_constants(p), dtype=dt), writable=False)
+    t_buf = rt.empty(m * MATERN_TABLE * dt.itemsize)
+    rt.launch(rt.kernel("fields.cl", "matern_setup", {**defines, "TS": TILE}), m, k_buf,
+              np.uint32(m), t_buf)
+    tables = np.empty((m, MATERN_TABLE), dtype=dt)
+    rt.read(t_buf, tables)
+    fast = bool((tables[:, MATERN_CHEB] == 1).all())
+    return k_buf, t_buf, {**defines, "TS": TILE, "MATERN_FAST": int(fast)}
 
 
 def _matern_buffer(rt, coords, p, dtype, mirror=True):
-    dt, defines = _real(dtype, rt)
+    dt = np.dtype(dtype)
     n, m = coords.shape[0], p.shape[0]
     buf = rt.empty(m * n * n * dt.itemsize)
-    kernel = rt.kernel("fields.cl", "matern_cov", {**defines, "TS": TILE})
     c_buf = rt.to_device(coords.astype(dt), writable=False)
-    k_buf = rt.to_device(_constants(p).astype(dt), writable=False)
-    ls = (8, 8, 1)
-    rt.launch_nd(kernel, (n, n, m), ls, c_buf, k_buf, np.uint32(n), np.uint32(m), buf,
-                 np.int32(mirror))
+    k_buf, t_buf, defines = matern_tables(rt, p, dt)
+    kernel = rt.kernel("fields.cl", "matern_cov", defines)
+    rt.launch_nd(kernel, (ROW_LANES, n, m), (ROW_LANES, 1, 1), c_buf, k_buf, t_buf, np.uint32(n),
+                 np.uint32(m), buf, np.int32(mirror))
     return buf
 
 
-def _ldl_on_device(rt, buf, n, n_mat, dt, defines):
-    """Factor ``n_mat`` matrices in ``buf`` in place; returns (D buffer, first bad pivots)."""
+def _ldl_on_device(rt, buf, n, n_mat, dt, defines, n_check=None):
+    """Factor ``n_mat`` matrices in ``buf`` in place; returns (D buffer, first pivot among the
+    first ``n_check`` (default all) that is not positive, or -1, per matrix)."""
     d_buf = rt.empty(n_mat * n * dt.itemsize)
     bad = np.full(n_mat, -1, dtype=np.int32)
     bad_buf = rt.to_device(bad)
@@ -37,7 +63,7 @@ def _ldl_on_device(rt, buf, n, n_mat, dt, defines):
     for k0 in range(0, n, BLOCK):
         k1 = min(n, k0 + BLOCK)
         rt.launch_nd(k_diag, (n_mat * wg,), (wg,), buf, d_buf, np.uint32(n), np.uint32(k0),
-                     np.uint32(k1), bad_buf)
+                     np.uint32(k1), bad_buf, np.uint32(n if n_check is None else n_check))
         rest = n - k1
         if rest == 0:
             break

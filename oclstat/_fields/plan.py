@@ -13,13 +13,16 @@ BLOCK = 64        # block columns of ldl_batch
 
 
 TILE = 16         # tile of the trailing update (GPUs)
-
-
+ROW_LANES = 64    # work-items along a row of a covariance matrix
+MATERN_CHEB = 48  # Chebyshev coefficients of log(e^x sqrt(x) K_nu(x)), 2 < x <= 700
+MATERN_SERIES = 16  # terms of each polynomial of the small-x series
+MATERN_TABLE = MATERN_CHEB + 8 + 6 * MATERN_SERIES   # values per parameter set (matern.clh)
 
 
 def _real(dtype, rt):
     dt = np.dtype(dtype)
-    return dt, rt.real_defines(dt)
+    return dt, {**rt.real_defines(dt), "MATERN_CHEB": MATERN_CHEB,
+                "MATERN_SERIES": MATERN_SERIES, "MATERN_TABLE": MATERN_TABLE}
 
 
 def _constants(p: np.ndarray) -> np.ndarray:

@@ -1,4 +1,5 @@
-"""Special functions on the device, element-wise with numpy broadcasting.
+"""Special functions on the device, element-wise with numpy broadcasting: K_nu and its
+logarithm, the normal quantile (with R's ``qqnorm`` on top) and sums of log-factorials.
 
 :func:`kv` is the modified Bessel function of the second kind K_nu(x) for real order nu >= 0
 and x > 0 (Temme's method, cl_kernels/include/oclstat/bessel_k.clh, the function the Matérn
@@ -19,7 +20,7 @@ import numpy as np
 from .._docs import filled
 from .._runtime import get_runtime
 
-__all__ = ["kv", "log_kv"]
+__all__ = ["kv", "log_kv", "qnorm", "qqnorm", "logfact_sum"]
 
 
 def _evaluate(nu, x, dtype, device, logarithm: bool) -> np.ndarray:
@@ -106,3 +107,184 @@ def log_kv(nu, x, *, dtype=np.float64, device=None):
     True
     """
     return _evaluate(nu, x, dtype, device, True)
+
+
+def _probabilities(p, dtype) -> tuple[np.ndarray, np.dtype]:
+    dt = np.dtype(dtype)
+    if dt not in (np.dtype(np.float32), np.dtype(np.float64)):
+        raise ValueError(f"dtype must be float32 or float64, got {dt}")
+    arr = np.asarray(p, dtype=np.float64)
+    if np.isnan(arr).any() or (arr < 0).any() or (arr > 1).any():
+        raise ValueError("p must be probabilities in [0, 1] (no NaN)")
+    return arr, dt
+
+
+def qnorm(p, *, lower_tail: bool = True, dtype=np.float64, device=None):
+    """Quantiles of the standard normal distribution on the device (R's ``qnorm``).
+
+    Parameters
+    ----------
+    p : array_like
+        Probabilities in [0, 1].
+    lower_tail : bool, optional
+        Quantiles of P(X <= x) = p (default) or of P(X > x) = p.
+    dtype : numpy.float64 or numpy.float32, optional
+        Precision of the evaluation.
+    device : optional
+        Device (see :func:`oclstat.get_runtime`).
+
+    Returns
+    -------
+    numpy.ndarray or scalar
+        -inf at 0 and inf at 1 (lower tail).
+
+    See Also
+    --------
+    scipy.special.ndtri : the CPU reference the tests compare with.
+    qqnorm : quantiles of R's plotting positions.
+
+    Notes
+    -----
+    Wichura's AS 241 (PPND16), the algorithm of R's ``qnorm`` (R 4.2): rational functions
+    in p - 1/2 near the centre and in sqrt(-log(tail)) beyond, about 1e-16 relative. The
+    upper tail is computed from ``p`` itself, so tiny upper-tail probabilities keep their
+    precision.
+
+    References
+    ----------
+    .. [1] Wichura, M. J. (1988). Algorithm AS 241: The percentage points of the normal
+       distribution. Applied Statistics 37(3), 477-484.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> np.round(qnorm([0.025, 0.5, 0.975]), 6).tolist()
+    [-1.959964, 0.0, 1.959964]
+    """
+    arr, dt = _probabilities(p, dtype)
+    rt = get_runtime(device)
+    out = np.empty(arr.size, dtype=dt)
+    if out.size:
+        kernel = rt.kernel("special.cl", "qnorm", rt.real_defines(dt))
+        p_b = rt.to_device(np.ascontiguousarray(arr.ravel(), dtype=dt), writable=False)
+        with rt.writing_into(out) as buf:
+            rt.launch(kernel, out.size, p_b, buf, np.uint64(out.size), np.int32(lower_tail))
+    return out.reshape(arr.shape) if arr.shape else out[0]
+
+
+def qqnorm(y, *, dtype=np.float64, device=None) -> tuple[np.ndarray, np.ndarray]:
+    """Normal Q-Q plot coordinates of a sample, with the quantiles computed on the device
+    (R's ``qqnorm``; gpuRandom's ``qqnorm`` for millions of draws).
+
+    Parameters
+    ----------
+    y : array_like
+        The sample (flattened); NaN values are dropped.
+    dtype : numpy.float64 or numpy.float32, optional
+        Precision of the quantiles.
+    device : optional
+        Device (see :func:`oclstat.get_runtime`).
+
+    Returns
+    -------
+    x : numpy.ndarray
+        Theoretical quantiles, ``x[i]`` the one matching ``y[i]`` (R's ``$x``).
+    y : numpy.ndarray
+        The sample (R's ``$y``).
+
+    See Also
+    --------
+    qnorm : the quantile function.
+    oclstat.plot_qq : the plot.
+    scipy.stats.probplot : Filliben's plotting positions instead of R's.
+
+    Notes
+    -----
+    ``x`` is ``qnorm(ppoints(n))`` in the ranks of ``y`` (ties in the order of appearance,
+    as R's ``order``), with R's ``ppoints``: (i - a) / (n + 1 - 2a), a = 3/8 for n <= 10,
+    else 1/2. The quantiles of the plotting positions are computed on the device; the
+    ranking is a stable sort on the host.
+
+    References
+    ----------
+    .. [1] Becker, R. A., Chambers, J. M. and Wilks, A. R. (1988). The New S Language
+       (``qqnorm``, ``ppoints``).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> x, y = qqnorm([3.0, 1.0, 2.0])
+    >>> np.round(x, 4).tolist()
+    [0.8694, -0.8694, 0.0]
+    """
+    arr = np.asarray(y, dtype=np.float64).ravel()
+    arr = arr[~np.isnan(arr)]
+    if arr.size == 0:
+        raise ValueError("y has no non-missing values")
+    dt = np.dtype(dtype)
+    rt = get_runtime(device)
+    sorted_q = np.empty(arr.size, dtype=dt)
+    kernel = rt.kernel("special.cl", "qnorm_ppoints", rt.real_defines(dt))
+    with rt.writing_into(sorted_q) as buf:
+        rt.launch(kernel, arr.size, buf, np.uint64(arr.size))
+    x = np.empty_like(sorted_q)
+    x[np.argsort(arr, kind="stable")] = sorted_q
+    return x, arr
+
+
+def logfact_sum(x, *, dtype=np.float64, device=None) -> float:
+    """The sum of log(x!) over the elements of an array, on the device (gpuRandom's
+    ``logfactSum``).
+
+    Parameters
+    ----------
+    x : array_like of int
+        Non-negative integers (e.g. a contingency table's cells).
+    dtype : numpy.float64 or numpy.float32, optional
+        Precision of the terms and the sum.
+    device : optional
+        Device (see :func:`oclstat.get_runtime`).
+
+    Returns
+    -------
+    float
+
+    See Also
+    --------
+    scipy.special.gammaln : ``gammaln(x + 1).sum()`` is the CPU reference.
+    fisher_test : whose statistic is built from such sums.
+
+    Notes
+    -----
+    Each work-item sums lgamma(x + 1) over a strided share of the elements, work-groups
+    reduce in local memory, and the host adds the partial sums in order.
+
+    References
+    ----------
+    .. [1] Lu, R. and Brown, P. E. (2023). gpuRandom (R package; ``logfactSum``).
+
+    Examples
+    --------
+    >>> round(logfact_sum([[3, 1], [1, 3]]), 6)        # 2 log(3!) + 2 log(1!)
+    3.583519
+    """
+    arr = np.asarray(x)
+    if arr.dtype.kind not in "iub" and not (arr.dtype.kind == "f"
+                                             and np.all(np.mod(arr, 1) == 0)):
+        raise TypeError(f"x must hold integers, got dtype {arr.dtype}")
+    if arr.size and (arr.min() < 0 or arr.max() >= 2**32):
+        raise ValueError("x must be >= 0 and below 2^32")
+    dt = np.dtype(dtype)
+    if arr.size == 0:
+        return 0.0
+    rt = get_runtime(device)
+    ls = 64
+    groups = int(min(1024, -(-arr.size // ls)))
+    kernel = rt.kernel("special.cl", "logfact_sum", rt.real_defines(dt))
+    x_b = rt.to_device(np.ascontiguousarray(arr.ravel(), dtype=np.uint32), writable=False)
+    partial = np.empty(groups, dtype=dt)
+    p_b = rt.empty(partial.nbytes)
+    rt.launch_nd(kernel, (groups * ls,), (ls,), x_b, np.uint64(arr.size), p_b,
+                 rt.local_memory(ls * dt.itemsize))
+    rt.read(p_b, partial)
+    return float(np.sum(partial.astype(np.float64)))
