@@ -48,6 +48,14 @@ progress : bool or None
     "text_source": """\
 source : path, file object or str
     The file (gzip and a UTF-8 byte-order mark are read by content; CRLF line ends too).""",
+    "batch_dtype": """\
+dtype : {None, numpy.float64, numpy.float32}, optional
+    Precision (default: float32 when every input is float32, else float64).""",
+    "element_dtype_device": """\
+dtype : numpy.float64 or numpy.float32, optional
+    Precision of the evaluation.
+device : optional
+    Device (see :func:`oclstat.get_runtime`).""",
     "batch_device_client": """\
 device : int, str, Runtime or list, optional
     The OpenCL device; a list spreads the matrices over several devices.

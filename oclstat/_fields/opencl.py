@@ -85,12 +85,12 @@ def _ldl_on_device(rt, buf, n, n_mat, dt, defines, n_check=None):
     return d_buf, bad
 
 
-def _raise_if_not_pd(bad, name="A"):
+def _raise_if_not_pd(bad, name="A", hint=""):
     wrong = np.flatnonzero(bad >= 0)
     if wrong.size:
         b = int(wrong[0])
         raise ValueError(f"{name}[{b}] is not positive definite: pivot {int(bad[b])} "
-                         f"(0-based) is not positive"
+                         f"(0-based) is not positive{hint}"
                          + (f" ({wrong.size} matrices fail)" if wrong.size > 1 else ""))
 
 

@@ -52,10 +52,7 @@ nu : array_like
     Order (>= 0), broadcast against ``x``.
 x : array_like
     Argument (> 0).
-dtype : numpy.float64 or numpy.float32, optional
-    Precision of the evaluation.
-device : optional
-    Device (see :func:`oclstat.get_runtime`).
+%(element_dtype_device)s
 
 Returns
 -------
@@ -119,6 +116,7 @@ def _probabilities(p, dtype) -> tuple[np.ndarray, np.dtype]:
     return arr, dt
 
 
+@filled()
 def qnorm(p, *, lower_tail: bool = True, dtype=np.float64, device=None):
     """Quantiles of the standard normal distribution on the device (R's ``qnorm``).
 
@@ -128,10 +126,7 @@ def qnorm(p, *, lower_tail: bool = True, dtype=np.float64, device=None):
         Probabilities in [0, 1].
     lower_tail : bool, optional
         Quantiles of P(X <= x) = p (default) or of P(X > x) = p.
-    dtype : numpy.float64 or numpy.float32, optional
-        Precision of the evaluation.
-    device : optional
-        Device (see :func:`oclstat.get_runtime`).
+    %(element_dtype_device)s
 
     Returns
     -------
@@ -172,6 +167,7 @@ def qnorm(p, *, lower_tail: bool = True, dtype=np.float64, device=None):
     return out.reshape(arr.shape) if arr.shape else out[0]
 
 
+@filled()
 def qqnorm(y, *, dtype=np.float64, device=None) -> tuple[np.ndarray, np.ndarray]:
     """Normal Q-Q plot coordinates of a sample, with the quantiles computed on the device
     (R's ``qqnorm``; gpuRandom's ``qqnorm`` for millions of draws).
@@ -180,10 +176,7 @@ def qqnorm(y, *, dtype=np.float64, device=None) -> tuple[np.ndarray, np.ndarray]
     ----------
     y : array_like
         The sample (flattened); NaN values are dropped.
-    dtype : numpy.float64 or numpy.float32, optional
-        Precision of the quantiles.
-    device : optional
-        Device (see :func:`oclstat.get_runtime`).
+    %(element_dtype_device)s
 
     Returns
     -------
@@ -232,6 +225,7 @@ def qqnorm(y, *, dtype=np.float64, device=None) -> tuple[np.ndarray, np.ndarray]
     return x, arr
 
 
+@filled()
 def logfact_sum(x, *, dtype=np.float64, device=None) -> float:
     """The sum of log(x!) over the elements of an array, on the device (gpuRandom's
     ``logfactSum``).
@@ -240,10 +234,7 @@ def logfact_sum(x, *, dtype=np.float64, device=None) -> float:
     ----------
     x : array_like of int
         Non-negative integers (e.g. a contingency table's cells).
-    dtype : numpy.float64 or numpy.float32, optional
-        Precision of the terms and the sum.
-    device : optional
-        Device (see :func:`oclstat.get_runtime`).
+    %(element_dtype_device)s
 
     Returns
     -------

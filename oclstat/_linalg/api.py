@@ -41,8 +41,7 @@ def solve_triangular_batch(a, b, *, lower: bool = True, trans=0, unit_diagonal: 
         Solve ``a X = b`` (0, 'N') or ``aᵀ X = b`` (1, 'T'; 2, 'C' is the same for real a).
     unit_diagonal : bool, optional
         Take the diagonal of ``a`` as ones (not read), as for the L of :func:`ldl_batch`.
-    dtype : {None, numpy.float64, numpy.float32}, optional
-        Precision (default: float32 when both inputs are float32, else float64).
+    %(batch_dtype)s
     %(batch_device_client)s
 
     Returns
@@ -146,8 +145,7 @@ def crossprod_batch(a, b=None, d=None, *, dtype=None, device=None,
         Right factors (default: ``a``, giving ``Aᵀ D A``).
     d : array_like, shape (batch, r) or (r,), optional
         Diagonal weights (default: none, ``Aᵀ B``).
-    dtype : {None, numpy.float64, numpy.float32}, optional
-        Precision (default: float32 when every input is float32, else float64).
+    %(batch_dtype)s
     %(batch_device_client)s
 
     Returns
@@ -216,8 +214,7 @@ def gemm_batch(a, b, c=None, *, alpha: float = 1.0, beta: float = 0.0, trans_a: 
         Weights of the product and of ``c``.
     trans_a, trans_b : bool, optional
         Use ``Aᵀ`` or ``Bᵀ`` (read with swapped strides, never copied).
-    dtype : {None, numpy.float64, numpy.float32}, optional
-        Precision (default: float32 when every input is float32, else float64).
+    %(batch_dtype)s
     %(batch_device_client)s
 
     Returns

@@ -7,7 +7,8 @@ import math
 import numpy as np
 
 from .._fields.api import _map
-from .._runtime import get_runtime
+from .._fields.opencl import _raise_if_not_pd
+from .._runtime import DeviceCapabilityError, get_runtime
 from .._validation import as_finite
 from . import search
 from .core import boxcox_columns, profile_gls
@@ -19,6 +20,21 @@ from .validate import MODEL_COLUMNS, as_boxcox, as_method, as_model_data, as_mod
 _LOG = {"range": True, "shape": True, "nugget": True, "anisoRatio": True,
         "anisoAngleRadians": False}
 _FIXED_DEFAULTS = {"shape": 1.0, "nugget": 0.1, "anisoRatio": 1.0, "anisoAngleRadians": 0.0}
+
+
+def _require_fp64(device, client, what: str) -> None:
+    """Refuse, before any work, a device without double precision: log-determinants and
+    generalised least squares of Matérn matrices (condition numbers up to 1e12) are not sound
+    in float32."""
+    if client is not None:
+        return                     # the workers' devices are checked where the tasks run
+    for d in device if isinstance(device, (list, tuple)) else [device]:
+        rt = get_runtime(d)
+        if not rt.info.fp64:
+            raise DeviceCapabilityError(
+                f"{what} needs double precision (log-determinants and least squares of "
+                f"Matérn covariances are not sound in float32), which device "
+                f"{rt.info.label!r} does not have; choose another device (oclstat devices)")
 
 
 def _pieces(p, data, border, device, client):
@@ -70,6 +86,8 @@ def matern_loglik(coords, y, X=None, params=None, *, method: str = "ML", boxcox=
     ValueError
         For inconsistent data or parameters, or a covariance matrix that is not positive
         definite (repeated locations without a nugget), naming the row.
+    DeviceCapabilityError
+        On a device without double precision, before any work.
 
     See Also
     --------
@@ -110,6 +128,7 @@ def matern_loglik(coords, y, X=None, params=None, *, method: str = "ML", boxcox=
     data = as_model_data(coords, y, X)
     method = as_method(method)
     p = as_model_params(params)
+    _require_fp64(device, client, "matern_loglik")
     lam = as_boxcox(boxcox, data.y)
     if lam is None:
         responses, jac, y_cols = data.responses, np.zeros(data.y.shape[1]), data.y
@@ -118,20 +137,12 @@ def matern_loglik(coords, y, X=None, params=None, *, method: str = "ML", boxcox=
         responses = tuple(f"boxcox({v:g})" for v in lam)
     border = np.column_stack([data.X, y_cols])
     logdet, cross, bad = _pieces(p, data, border, device, client)
-    _raise_if_singular(bad, p)
+    _raise_if_not_pd(bad, "the covariance of params row",
+                     "; repeated locations need a nugget > 0")
     n, k = data.X.shape
     loglik, beta, se, sigma2 = profile_gls(logdet, cross, n, k, method)
     return MaternLoglik(p, loglik + jac[None, :], beta, se, sigma2, method, n, responses,
                         data.covariates, jac)
-
-
-def _raise_if_singular(bad, p):
-    wrong = np.flatnonzero(bad >= 0)
-    if wrong.size:
-        r = int(wrong[0])
-        raise ValueError(f"params row {r}: the covariance is not positive definite (pivot "
-                         f"{int(bad[r])}); repeated locations need a nugget > 0"
-                         + (f" ({wrong.size} rows fail)" if wrong.size > 1 else ""))
 
 
 class _Objective:
@@ -277,6 +288,7 @@ def fit_matern(coords, y, X=None, *, params=None, estimate=("range", "nugget"),
     ['anisoAngleRadians', 'anisoRatio', 'nugget', 'range', 'shape']
     """
     data = as_model_data(coords, y, X)
+    _require_fp64(device, client, "fit_matern")
     if data.y.shape[1] != 1:
         raise ValueError(f"fit_matern fits one response; y has {data.y.shape[1]} columns "
                          "(use matern_loglik for several)")
@@ -483,10 +495,10 @@ def predict_matern(fit: MaternFit, new_coords, new_X=None, *, device=None) -> ob
     Examples
     --------
     >>> import numpy as np, oclstat
-    >>> xy = oclstat.fields.grid_coords(8, 8)
-    >>> y = oclstat.simulate_fields(xy, [[0.5, 1.0, 1.0, 0.05, 1.0, 0.0]], 1, seed=3)[0, 0]
-    >>> fit = oclstat.fit_matern(xy, y, profiles=False, profile2d=False)
-    >>> oclstat.predict_matern(fit, [[0.5, 0.5]]).columns.tolist()
+    >>> pts = np.random.default_rng(1).uniform(size=(40, 2))
+    >>> z = np.sin(4 * pts[:, 0]) + np.cos(3 * pts[:, 1])
+    >>> smooth = oclstat.fit_matern(pts, z, profiles=False, profile2d=False)
+    >>> oclstat.predict_matern(smooth, [[0.5, 0.5]]).columns.tolist()
     ['x', 'y', 'mean', 'sd']
     """
     import pandas as pd
@@ -508,6 +520,7 @@ def predict_matern(fit: MaternFit, new_coords, new_X=None, *, device=None) -> ob
             raise ValueError(f"new_X must be finite with {p} columns (the model's "
                              f"{data.covariates}), got shape {np.shape(new_X)}")
     rt = get_runtime(device[0] if isinstance(device, (list, tuple)) else device)
+    _require_fp64(rt, None, "predict_matern")
     prow = np.array([fit.params[c] for c in MODEL_COLUMNS])
     mean = np.empty(nc.shape[0])
     sd = np.empty(nc.shape[0])

@@ -86,6 +86,20 @@ def _reorder(obj, order):
     return obj.loc[order] if order is not None and _labels(obj) is not None else obj
 
 
+def _columns(values, name: str, n: int) -> np.ndarray:
+    """``values`` as an (n, columns) float array (a vector is one column)."""
+    try:
+        arr = np.asarray(values, dtype=np.float64)
+    except (TypeError, ValueError) as exc:
+        raise TypeError(f"{name} must be numeric: {exc}") from None
+    if arr.ndim == 1:
+        arr = arr[:, None]
+    if arr.ndim != 2 or arr.shape[0] != n:
+        raise ValueError(f"{name} must have one value (or one row) per point ({n}), got "
+                         f"shape {np.shape(values)}")
+    return arr
+
+
 def as_model_data(coords, y, X=None) -> ModelData:
     """The model's data, aligned on the observations' labels where the inputs carry them (a
     DataFrame's or Series' index): labels that differ between inputs or repeat are an
@@ -120,15 +134,7 @@ def as_model_data(coords, y, X=None) -> ModelData:
         responses = (str(yy.name),)
     else:
         responses = None
-    try:
-        yv = np.asarray(yy, dtype=np.float64)
-    except (TypeError, ValueError) as exc:
-        raise TypeError(f"y must be numeric: {exc}") from None
-    if yv.ndim == 1:
-        yv = yv[:, None]
-    if yv.ndim != 2 or yv.shape[0] != n:
-        raise ValueError(f"y must have one value (or one row) per point ({n}), got shape "
-                         f"{np.shape(y)}")
+    yv = _columns(yy, "y", n)
     responses = responses or tuple(f"y{i + 1}" if yv.shape[1] > 1 else "y"
                                    for i in range(yv.shape[1]))
     if X is None:
@@ -141,14 +147,7 @@ def as_model_data(coords, y, X=None) -> ModelData:
             covariates = (str(xx.name) if xx.name is not None else "x1",)
         else:
             covariates = None
-        try:
-            xv = np.asarray(xx, dtype=np.float64)
-        except (TypeError, ValueError) as exc:
-            raise TypeError(f"X must be numeric: {exc}") from None
-        if xv.ndim == 1:
-            xv = xv[:, None]
-        if xv.ndim != 2 or xv.shape[0] != n:
-            raise ValueError(f"X must have one row per point ({n}), got shape {np.shape(X)}")
+        xv = _columns(xx, "X", n)
         covariates = covariates or tuple(f"x{i + 1}" for i in range(xv.shape[1]))
     for name, arr in (("coords", c), ("y", yv), ("X", xv)):
         if not np.isfinite(arr).all():
