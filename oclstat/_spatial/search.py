@@ -33,14 +33,13 @@ class Problem:
     best_f: float = -np.inf
     done: bool = False
     rounds: int = 0
-    gradient: np.ndarray | None = None
     hessian: np.ndarray | None = None
     trail: list = field(default_factory=list)
 
 
 def design(centre: np.ndarray, step: np.ndarray, lower: np.ndarray, upper: np.ndarray):
-    """The quadratic design's points (1 + 2d + d(d-1)/2, d) around ``centre``; a step past a
-    bound is mirrored (c - 2h instead of c + h)."""
+    """The quadratic design's points (1 + 2d + d(d-1)/2, d) around ``centre``, the centre
+    first; a step past a bound is mirrored (c - 2h instead of c + h)."""
     d = centre.size
     offsets = [np.zeros(d)]
     for i in range(d):
@@ -58,7 +57,7 @@ def design(centre: np.ndarray, step: np.ndarray, lower: np.ndarray, upper: np.nd
         over = (x > upper) | (x < lower)
         x[over] = centre[over] - 2.0 * o[over]
         pts.append(np.clip(x, lower, upper))
-    return np.array(pts), np.array(offsets)
+    return np.array(pts)
 
 
 def quadratic(points: np.ndarray, values: np.ndarray, centre: np.ndarray):
@@ -104,7 +103,7 @@ def run_local(evaluate, problems: list[Problem], lower, upper, *, tol=1e-4, max_
             break
         designs = []
         for p in open_:
-            sub = design(p.centre[p.free], p.step[p.free], lower[p.free], upper[p.free])[0]
+            sub = design(p.centre[p.free], p.step[p.free], lower[p.free], upper[p.free])
             full = np.repeat(p.centre[None], len(sub), axis=0)
             full[:, p.free] = sub
             designs.append(full)
@@ -139,7 +138,7 @@ def _advance(p: Problem, pts, f, lower, upper, tol, min_step) -> None:
         return
     near_x, near_f = _neighbourhood(p, free)
     g, h = quadratic(near_x, near_f, p.centre[free])
-    p.gradient, p.hessian = g, h
+    p.hessian = h
     s = newton_step(g, h, p.step[free])
     if s is None:
         s = pts[i_best, free] - p.centre[free]
