@@ -570,3 +570,28 @@ def test_parameter_sets_spread_over_devices_give_the_same_table(rt, data):
     two = oclstat.matern_loglik(coords, y, X, params, device=[rt, rt])
     np.testing.assert_array_equal(two.loglik, one.loglik)
     np.testing.assert_array_equal(two.beta, one.beta)
+
+
+def test_helpers_refuse_bad_input_by_name(rt, field_data):
+    pytest.importorskip("matplotlib")
+    import matplotlib
+
+    matplotlib.use("Agg")
+    coords, y, X = field_data
+    with pytest.raises(ValueError, match="y has no non-missing values"):
+        ocr.qqnorm([np.nan, np.nan], device=rt)
+    fit = oclstat.fit_matern(coords, y, X, profiles=False, profile2d=False, device=rt)
+    with pytest.raises(ValueError, match="the fit has no profiles"):
+        oclstat.plot_profiles(fit)
+    with pytest.raises(ValueError, match="new_coords must be a finite \\(m, 2\\) array"):
+        oclstat.predict_matern(fit, [[0.1, 0.2, 0.3]], device=rt)
+    with pytest.raises(ValueError, match="new_X must be finite with 2 columns"):
+        oclstat.predict_matern(fit, [[0.1, 0.2]], [[1.0, 2.0, 3.0]], device=rt)
+    with pytest.raises(TypeError, match="fit must be a MaternFit"):
+        oclstat.predict_matern({"range": 1.0}, [[0.1, 0.2]], device=rt)
+    scattered = oclstat.predict_matern(fit, [[0.1, 0.2], [0.3, 0.5], [0.7, 0.1]],
+                                       [[1.0, 0.1]] * 3, device=rt)
+    with pytest.raises(ValueError, match="prediction is not on a grid"):
+        oclstat.plot_kriging(scattered)
+    with pytest.raises(ValueError, match="what must be 'mean' or 'sd'"):
+        oclstat.plot_kriging(scattered, what="var")
