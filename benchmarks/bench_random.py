@@ -141,7 +141,31 @@ def main(argv=None) -> int:
         rows += run_case(rt, kind, n, dtype, bw, streams)
     print(table(rows, ["case", "oclstat_ms", "floor_ms", "of_floor", "peer", "peer_ms",
                        "peer/oclstat"]))
+    print(stream_count_table(rt))
     return 0
+
+
+def stream_count_table(rt, n=10**7):
+    """10^7 float64 normals from few and from many streams: the time should not depend on the
+    stream count (the target: 256 streams within 1.3x of 2^18)."""
+    rows, base = [], None
+    for n_streams in (2**18, 4096, 256, 16):
+        st = ocr.create_streams(n_streams, seed=1, on_device=True, device=rt)
+        if rt.is_cpu:
+            t = min(median_time(lambda st=st: ocr.normal(n, streams=st, device=rt), repeat=5)
+                    for _ in range(2))
+        else:
+            import pyopencl.array as cla
+
+            out = cla.empty(rt.queue, n, np.float64)
+            t = median_device_time(
+                rt, lambda st=st, out=out: ocr.normal(n, streams=st, device=rt, out=out), repeat=5)
+            del out
+        base = base or t
+        rows.append({"streams": f"{n_streams:,}", "oclstat_ms": f"{t * 1e3:.1f}",
+                     "vs 2^18 streams": f"{t / base:.2f}x"})
+    return "# 10^7 float64 normals by stream count\n" + table(
+        rows, ["streams", "oclstat_ms", "vs 2^18 streams"])
 
 
 if __name__ == "__main__":

@@ -783,6 +783,25 @@ class Runtime:
         for every new local size it meets (a third of a second each)."""
         return int(min(self.max_group if self.gpu_schedule else 64, self.kernel_group_size(kernel)))
 
+    def spread_local_size(self, kernel, n_items: int) -> int:
+        """:meth:`local_size`, made smaller on a CPU when ``n_items`` would otherwise fill fewer
+        than two work-groups per compute unit (a CPU runs one work-group per thread, so 32
+        work-items in one group use one core). A power of two, so that pocl meets few sizes.
+
+        >>> import oclstat
+        >>> rt = oclstat.get_runtime()
+        >>> k = rt.kernel("random.cl", "fill_raw", {"REAL": "float", "LANES": 1})
+        >>> 1 <= rt.spread_local_size(k, 10) <= rt.local_size(k)
+        True
+        """
+        size = self.local_size(kernel)
+        if self.gpu_schedule:
+            return size
+        want = max(1, n_items // (2 * self.info.compute_units))
+        while size > 1 and size > want:
+            size //= 2
+        return size
+
     @staticmethod
     def local_memory(nbytes: int):
         """A ``__local`` kernel argument of ``nbytes`` bytes."""

@@ -55,7 +55,10 @@ def test_int_seed_streams_chain_from_the_expanded_seed():
 
 
 @pytest.mark.parametrize("lane_count", [None, 1, 4, 8])
-@pytest.mark.parametrize("n_streams, n_total", [(1, 7), (3, 10), (5, 23), (8, 64), (13, 200)])
+# (37, 2595): 71 rows, the last cut short, so CPU row blocks (ROW_BLOCK_CPU rows between
+# barriers) end mid-launch and some work-items of the last group own no stream.
+@pytest.mark.parametrize("n_streams, n_total",
+                         [(1, 7), (3, 10), (5, 23), (8, 64), (13, 200), (37, 2595)])
 def test_raw_outputs_and_advance_match_reference(rt, lanes, lane_count, n_streams, n_total):
     lanes(lane_count)
     st = ocr.create_streams(n_streams, seed=(1, 2, 3, 4, 5, 6))
@@ -113,7 +116,7 @@ def test_float32_uniforms_stay_inside_the_interval(rt):
 @pytest.mark.parametrize("lane_count", [None, 1])
 def test_normal_is_box_muller_on_the_streams(rt, lanes, lane_count, dtype, rtol):
     lanes(lane_count)
-    S, N = 7, 61  # odd: the last pair of some streams is cut
+    S, N = 7, 61 + 7 * 66  # odd: the last pair of some streams is cut; 76 rows (row blocks)
     st = ocr.create_streams(S, seed=5)
     got = ocr.normal(N, streams=st.copy(), dtype=dtype, device=rt)
     expected = np.empty(N)
@@ -181,8 +184,9 @@ def _integers_reference(initial, n_total, low, n):
 )
 def test_integers_match_reference_rejection(rt, low, high):
     st = ocr.create_streams(6, seed=21)
-    got = ocr.integers(low, high, size=40, streams=st.copy(), device=rt)
-    assert np.array_equal(got, _integers_reference(st.initial, 40, low, high - low))
+    for size in (40, 6 * 70 + 3):   # one row block; several, the last row cut short
+        got = ocr.integers(low, high, size=size, streams=st.copy(), device=rt)
+        assert np.array_equal(got, _integers_reference(st.initial, size, low, high - low))
 
 
 def test_integers_are_uniform(rt):

@@ -49,6 +49,7 @@ def _draw(kernel_name, size, streams, seed, dtype, device, out, extra, *, paired
     kernel = rt.kernel("random.cl", kernel_name, kernel_defines(rt, defines_dtype or dtype, lanes))
     itemsize = out_dtype.itemsize
     n_items = -(-n_streams // lanes)
+    local = rt.spread_local_size(kernel, n_items)
 
     states, user_streams = stream_buffer(rt, n_streams, seed=seed, streams=streams)
 
@@ -72,12 +73,12 @@ def _draw(kernel_name, size, streams, seed, dtype, device, out, extra, *, paired
             n_rows = min(rows_per_chunk, total_rows - row0)
             args = (states, _U64(n_streams), _U64(row0), _U64(n_rows), _U64(n_total), *extra)
             if device_out is not None:
-                rt.launch(kernel, n_items, args[0], device_out, *args[1:])
+                rt.launch(kernel, n_items, args[0], device_out, *args[1:], local_size=local)
             else:
                 start = row0 * n_streams
                 stop = min(n_total, (row0 + n_rows) * n_streams)
                 with rt.writing_into(result[start:stop], scratch) as target:
-                    rt.launch(kernel, n_items, args[0], target, *args[1:])
+                    rt.launch(kernel, n_items, args[0], target, *args[1:], local_size=local)
                     scratch = target
             bar.update(n_rows)
 

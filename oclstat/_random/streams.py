@@ -112,10 +112,15 @@ def _as_states(array, name: str, n: int | None = None) -> np.ndarray:
     return states
 
 
+#: Rows a CPU work-group writes between barriers (random.cl's ROW_BLOCK; even, for normal pairs).
+ROW_BLOCK_CPU = 32
+
+
 def kernel_defines(rt, dtype, lanes: int) -> dict:
     """Build defines of random.cl for draws in ``dtype`` with ``lanes`` streams per work-item."""
     defines = rt.real_defines(dtype)
     defines["LANES"] = str(lanes)
+    defines["ROW_BLOCK"] = "0" if rt.gpu_schedule else str(ROW_BLOCK_CPU)
     return defines
 
 
