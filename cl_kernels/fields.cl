@@ -18,10 +18,15 @@
  *   ldl_trailing_outer  each work-item accumulates a 4 x 8 block as a sum of outer products
  *                     over t (REAL8 vectors from contiguous, 8-aligned panel rows).
  *   ldl_finalize      unit diagonal (or sqrt(D) columns for Cholesky) and zeros above it.
+ *   ldl_whole         CPUs, small matrices (n <= WHOLE_MAX): one work-item factors a whole
+ *                     matrix (right-looking, contiguous row updates on the upper triangle) and
+ *                     finalizes it: one launch, the matrix read from memory once and then
+ *                     worked on in cache.
  *   lower_times       out[b, s, i] = sum_{j <= i} L[b, i, j] w[b, j] z[b, s, j], w = sqrt(D) (or D
  *                     or 1), the fields from standard normals z.
  *
- * Build defines: REAL (float or double), TS (tile size of ldl_trailing), MATERN_* (matern.clh).
+ * Build defines: REAL (float or double), TS (tile size of ldl_trailing), WHOLE_MAX (largest n
+ * of ldl_whole), MATERN_* (matern.clh).
  */
 #include <oclstat/real.clh>
 
@@ -183,6 +188,72 @@ __kernel void fields_ldl_finalize(__global REAL *a, __global const REAL *dg, con
         m[at] = j == i ? s : m[at] * s;
     }
 }
+
+#ifdef WHOLE_MAX
+/* LDL^T of matrix b in place, finalized as ldl_finalize's mode (0: unit L, 1: L sqrt(D)).
+ * Right-looking on the upper triangle (U = L^T, so a column of L is a contiguous row of U):
+ * at step k, row k of U is the pivot row scaled by 1 / D[k], and every later row i is updated
+ * by a contiguous axpy, A[i, i..] -= A[k, i] U[k, i..], which compilers vectorise; two pivots
+ * per sweep (rank-2 updates), so each row is read and written once per two steps. Then L is
+ * written below the diagonal as U's transpose. */
+#define REAL4_NAME_(r) r##4
+#define REAL4_NAME(r) REAL4_NAME_(r)
+/* vec_type_hint of a vector type: Intel's compiler then keeps one matrix per work-item instead
+ * of packing the work-items of neighbouring matrices into SIMD lanes (gathers n^2 apart). */
+__kernel __attribute__((vec_type_hint(REAL4_NAME(REAL))))
+void fields_ldl_whole(__global const REAL *src, __global REAL *a, __global REAL *dg,
+                      const uint n, const uint n_mat, __global int *bad, const uint n_check,
+                      const int mode)
+{
+    const uint b = get_global_id(0);
+    if (b >= n_mat) return;
+    __global REAL *m = a + (ulong)b * n * n;
+    __global const REAL *in = src + (ulong)b * n * n;
+    for (uint i = 0; i < n; i++)          /* the upper triangle of the input, into the output */
+        for (uint j = i; j < n; j++) m[(ulong)i * n + j] = in[(ulong)i * n + j];
+    __global REAL *dd = dg + (ulong)b * n;
+    REAL w0[WHOLE_MAX], w1[WHOLE_MAX];    /* pivot rows k, k + 1 before scaling */
+    int first_bad = -1;
+    for (uint k = 0; k < n; k += 2) {     /* two pivots per sweep: a rank-2 update */
+        __global REAL *r0 = m + (ulong)k * n;
+        const REAL d0 = r0[k];
+        dd[k] = d0;
+        if (k < n_check && !(d0 > (REAL)0) && first_bad < 0) first_bad = (int)k;
+        const REAL inv0 = (REAL)1 / d0;
+        for (uint j = k + 1; j < n; j++) {
+            w0[j] = r0[j];
+            r0[j] = w0[j] * inv0;
+        }
+        if (k + 1 == n) break;
+        __global REAL *r1 = m + (ulong)(k + 1) * n;
+        const REAL g = w0[k + 1];
+        for (uint j = k + 1; j < n; j++) r1[j] -= g * r0[j];
+        const REAL d1 = r1[k + 1];
+        dd[k + 1] = d1;
+        if (k + 1 < n_check && !(d1 > (REAL)0) && first_bad < 0) first_bad = (int)(k + 1);
+        const REAL inv1 = (REAL)1 / d1;
+        for (uint j = k + 2; j < n; j++) {
+            w1[j] = r1[j];
+            r1[j] = w1[j] * inv1;
+        }
+        for (uint i = k + 2; i < n; i++) {
+            __global REAL *ri = m + (ulong)i * n;
+            const REAL f0 = w0[i], f1 = w1[i];
+            for (uint j = i; j < n; j++) ri[j] = (ri[j] - f0 * r0[j]) - f1 * r1[j];
+        }
+    }
+    bad[b] = first_bad;
+    for (uint i = 0; i < n; i++) {
+        __global REAL *ri = m + (ulong)i * n;
+        for (uint j = 0; j < i; j++) {
+            const REAL l = m[(ulong)j * n + i];
+            ri[j] = mode == 0 ? l : l * sqrt(dd[j]);
+            m[(ulong)j * n + i] = (REAL)0;
+        }
+        ri[i] = mode == 0 ? (REAL)1 : sqrt(dd[i]);
+    }
+}
+#endif
 
 /* out[b, s, i] = sum_{j <= i} L[b, i, j] w(D[b, j]) z[b, s, j]; mode 0: w = sqrt(D),
  * 1: w = D, 2: w = 1. */

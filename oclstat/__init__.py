@@ -7,41 +7,73 @@ OpenCL C kernels compiled at run time by PyOpenCL on any GPU, or on the CPU thro
 True
 """
 
-from . import fields, genotypes, io, linalg, random, report, spatial, special
-from ._epistasis import EpistasisResult, epistasis
-from ._fields import (
-    LdlResult,
-    cholesky_batch,
-    ldl_batch,
-    matern_cov,
-    multiply_lower_diag,
-    simulate_fields,
-)
-from ._fisher import (
-    FisherSimBatchResult,
-    FisherSimResult,
-    FisherTestResult,
-    fisher_sim,
-    fisher_sim_batch,
-    fisher_test,
-    random_table,
-)
-from ._gsea import GseaResult, gsea
-from ._linalg import crossprod_batch, gemm_batch, solve_triangular_batch
-from ._permutation import PermutationTestResult, permutation_test
-from ._prerank import PrerankResult, gsea_prerank
-from ._runtime import (
-    DeviceCapabilityError,
-    DeviceInfo,
-    KernelBuildError,
-    KernelBuildWarning,
-    NoDeviceError,
-    Runtime,
-    devices,
-    get_runtime,
-)
-from ._spatial import MaternFit, MaternLoglik, fit_matern, matern_loglik, predict_matern
-from .plot import plot_enrichment, plot_fields, plot_kriging, plot_profiles, plot_qq
+import importlib
+
+#: Public modules, imported on first use (``oclstat.fields``, ``oclstat.random``, ...).
+_SUBMODULES = ("fields", "genotypes", "io", "linalg", "random", "report", "spatial", "special")
+#: Public name -> the module that defines it (imported on first use).
+_EXPORTS = {
+    "EpistasisResult": "._epistasis",
+    "epistasis": "._epistasis",
+    "LdlResult": "._fields",
+    "cholesky_batch": "._fields",
+    "ldl_batch": "._fields",
+    "matern_cov": "._fields",
+    "multiply_lower_diag": "._fields",
+    "simulate_fields": "._fields",
+    "FisherSimBatchResult": "._fisher",
+    "FisherSimResult": "._fisher",
+    "FisherTestResult": "._fisher",
+    "fisher_sim": "._fisher",
+    "fisher_sim_batch": "._fisher",
+    "fisher_test": "._fisher",
+    "random_table": "._fisher",
+    "GseaResult": "._gsea",
+    "gsea": "._gsea",
+    "crossprod_batch": "._linalg",
+    "gemm_batch": "._linalg",
+    "solve_triangular_batch": "._linalg",
+    "PermutationTestResult": "._permutation",
+    "permutation_test": "._permutation",
+    "PrerankResult": "._prerank",
+    "gsea_prerank": "._prerank",
+    "DeviceCapabilityError": "._runtime",
+    "DeviceInfo": "._runtime",
+    "KernelBuildError": "._runtime",
+    "KernelBuildWarning": "._runtime",
+    "NoDeviceError": "._runtime",
+    "Runtime": "._runtime",
+    "devices": "._runtime",
+    "get_runtime": "._runtime",
+    "MaternFit": "._spatial",
+    "MaternLoglik": "._spatial",
+    "fit_matern": "._spatial",
+    "matern_loglik": "._spatial",
+    "predict_matern": "._spatial",
+    "plot_enrichment": ".plot",
+    "plot_fields": ".plot",
+    "plot_kriging": ".plot",
+    "plot_profiles": ".plot",
+    "plot_qq": ".plot",
+}
+
+
+def __getattr__(name):
+    """Import a public module or name on first use (PEP 562), so that ``import oclstat`` costs
+    only this file and a command pays only for the capability it runs."""
+    if name in _SUBMODULES:
+        value = importlib.import_module(f".{name}", __name__)
+    elif name in _EXPORTS:
+        value = getattr(importlib.import_module(_EXPORTS[name], __name__), name)
+    else:
+        raise AttributeError(f"module 'oclstat' has no attribute {name!r}")
+    globals()[name] = value
+    return value
+
+
+def __dir__():
+    return sorted(set(globals()) | set(__all__))
+
 
 __version__ = "0.1.0"
 

@@ -167,12 +167,23 @@ class KernelBuildWarning(UserWarning):
 
 
 _WARNING_LINE = re.compile(r"\bwarning\b", re.I)
+#: Warnings that report what a kernel asked for: Intel's compiler notes that it did not pack
+#: work-items into SIMD lanes for a kernel whose vec_type_hint asks it not to (fields.cl).
+_EXPECTED_WARNING = re.compile(r"can't be vectorized due to unsupported vec type hint", re.I)
 
 #: Platforms that simulate a device (never chosen unless named).
 SIMULATORS = ("oclgrind",)
 #: CPU implementations from the fastest to the slowest on oclstat's kernels (measured in
 #: benchmarks/bench_implementations.py); the default CPU device is the first one present.
 CPU_PREFERENCE = ("intel(r) opencl", "portable computing language")
+#: Workloads whose measured order of CPU implementations differs from :data:`CPU_PREFERENCE`
+#: (benchmarks/RESULTS.md, "Default CPU implementation per workload"): pocl's compiler
+#: vectorises the loops inside one work-item (the in-cache LDLᵀ of small matrices, Green's
+#: programme), which Intel's runs across work-items instead.
+CPU_PREFERENCE_BY_WORKLOAD = {
+    "ldl": ("portable computing language", "intel(r) opencl"),
+    "permutation": ("portable computing language", "intel(r) opencl"),
+}
 #: Common names of implementations: each matches a platform-name substring (or a type).
 ALIASES = {
     "pocl": ("platform", ("portable computing language", "pocl")),
@@ -336,19 +347,20 @@ def devices() -> list[DeviceInfo]:
     return [_info(i, p, d) for i, (p, d) in enumerate(_device_list())]
 
 
-def _preference(pair) -> tuple:
+def _preference(pair, cpu_order=CPU_PREFERENCE) -> tuple:
     """Sort key of a device for default choices: real devices before simulators, GPUs, then
-    accelerators, then CPUs in :data:`CPU_PREFERENCE` order; ties keep the listing order."""
+    accelerators, then CPUs in ``cpu_order``; ties keep the listing order."""
     platform, dev = pair
     kind = _type_name(dev)
     rank = {"GPU": 0, "ACC": 1, "CPU": 2}.get(kind, 3)
     pname = platform.name.lower()
-    cpu_rank = next((i for i, c in enumerate(CPU_PREFERENCE) if c in pname), len(CPU_PREFERENCE))
+    cpu_rank = next((i for i, c in enumerate(cpu_order) if c in pname), len(cpu_order))
     return (_is_simulator(platform), rank, cpu_rank if kind == "CPU" else 0)
 
 
-def _best(pairs: list[tuple]):
-    return min(pairs, key=_preference)[1]
+def _best(pairs: list[tuple], workload: str | None = None):
+    order = CPU_PREFERENCE_BY_WORKLOAD.get(workload, CPU_PREFERENCE)
+    return min(pairs, key=lambda pair: _preference(pair, order))[1]
 
 
 def _match(spec: str, pairs: list[tuple], what: str):
@@ -418,8 +430,10 @@ def _from_pyopencl_ctx(spec: str, pairs: list[tuple]):
     return found[0]
 
 
-def select_device(device=None):
-    """The ``pyopencl.Device`` that ``device=`` (or the environment) designates."""
+def select_device(device=None, workload: str | None = None):
+    """The ``pyopencl.Device`` that ``device=`` (or the environment) designates; with
+    ``device=None`` and no environment setting, the best device for ``workload`` (a key of
+    :data:`CPU_PREFERENCE_BY_WORKLOAD`; it only orders CPU implementations)."""
     if isinstance(device, Runtime):
         return device.device
     if cl is not None and isinstance(device, cl.Device):
@@ -446,7 +460,7 @@ def select_device(device=None):
     if not real:
         raise NoDeviceError("only a simulator (oclgrind) is present, and oclstat never chooses "
                             f"one by default: pass device='oclgrind'. {HOW_TO_GET_A_DEVICE}")
-    return _best(real)
+    return _best(real, workload)
 
 
 # ----------------------------------------------------------------------------- kernels on disk
@@ -647,7 +661,8 @@ class Runtime:
             log = prg.get_build_info(self.device, cl.program_build_info.LOG) or ""
         except cl.Error:
             return
-        found = [ln.strip() for ln in log.splitlines() if _WARNING_LINE.search(ln)]
+        found = [ln.strip() for ln in log.splitlines()
+                 if _WARNING_LINE.search(ln) and not _EXPECTED_WARNING.search(ln)]
         if found:
             warnings.warn(KernelBuildWarning(f"building {filename} on {self.info.label}: "
                                              + " | ".join(found[:5])), stacklevel=3)
@@ -666,11 +681,14 @@ class Runtime:
 
     # -- buffers --------------------------------------------------------------------------
 
-    def to_device(self, array: np.ndarray, writable: bool = True):
-        """A buffer holding a copy of ``array``."""
+    def to_device(self, array: np.ndarray, writable: bool = True, share: bool = False):
+        """A buffer holding a copy of ``array``. With ``share=True`` on a CPU device the
+        buffer is ``array``'s own memory (``USE_HOST_PTR``, no copy): keep ``array`` alive
+        and unchanged while kernels read it."""
         mf = cl.mem_flags
-        flags = (mf.READ_WRITE if writable else mf.READ_ONLY) | mf.COPY_HOST_PTR
         arr = np.ascontiguousarray(array)
+        place = mf.USE_HOST_PTR if share and self.is_cpu else mf.COPY_HOST_PTR
+        flags = (mf.READ_WRITE if writable else mf.READ_ONLY) | place
         if arr.nbytes == 0:
             return self.empty(1)
         return cl.Buffer(self.context, flags, hostbuf=arr)
@@ -729,11 +747,13 @@ class Runtime:
             return self._transfer_queue
 
     @contextlib.contextmanager
-    def writing_into(self, host: np.ndarray, scratch=None):
+    def writing_into(self, host: np.ndarray, scratch=None, *, update: bool = False):
         """A buffer for a kernel to fill whose contents are in ``host`` when the block exits.
 
         On CPU devices the buffer *is* ``host`` (``USE_HOST_PTR``, synchronised by a map): no
         copy. On GPUs it is ``scratch`` (if large enough) or a new buffer, copied back at exit.
+        With ``update=True`` the buffer starts with ``host``'s contents (a kernel working in
+        place: on GPUs they are copied there first).
         """
         if host.nbytes == 0:
             yield scratch if scratch is not None else self.empty(1)
@@ -742,7 +762,8 @@ class Runtime:
             raise ValueError("writing_into needs a C-contiguous host array")
         if self.is_cpu:
             mf = cl.mem_flags
-            buf = cl.Buffer(self.context, mf.WRITE_ONLY | mf.USE_HOST_PTR, hostbuf=host)
+            access = mf.READ_WRITE if update else mf.WRITE_ONLY
+            buf = cl.Buffer(self.context, access | mf.USE_HOST_PTR, hostbuf=host)
             yield buf
             mapped, _ = cl.enqueue_map_buffer(
                 self.queue, buf, cl.map_flags.READ, 0, host.shape, host.dtype, is_blocking=True
@@ -753,6 +774,8 @@ class Runtime:
             buf = scratch if scratch is not None and scratch.size >= host.nbytes else None
             if buf is None:
                 buf = self.empty(host.nbytes)
+            if update:
+                cl.enqueue_copy(self.queue, buf, host)
             yield buf
             self.read(buf, host)
 
@@ -900,9 +923,20 @@ def get_runtime(device=None) -> Runtime:
     >>> rt is oclstat.get_runtime(rt.info.index)
     True
     """
+    return runtime_for(device)
+
+
+def runtime_for(device=None, workload: str | None = None) -> Runtime:
+    """:func:`get_runtime` for a capability: with ``device=None`` (and no environment
+    setting) the CPU implementation measured best for ``workload`` (a key of
+    :data:`CPU_PREFERENCE_BY_WORKLOAD`) comes first; GPUs still come before CPUs.
+
+    >>> runtime_for(None, "ldl").info.type in ("GPU", "CPU", "ACC")
+    True
+    """
     if isinstance(device, Runtime):
         return device
-    dev = select_device(device)
+    dev = select_device(device, workload)
     key = dev.int_ptr
     with _RUNTIMES_LOCK:
         rt = _RUNTIMES.get(key)

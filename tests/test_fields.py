@@ -178,10 +178,17 @@ def spd(rng, b, n):
     return x @ x.transpose(0, 2, 1) + n * np.eye(n)
 
 
-@pytest.mark.parametrize("mode", ["outer", "tiles"])
-@pytest.mark.parametrize("n,b", [(1, 2), (5, 3), (64, 2), (65, 3), (131, 2), (300, 1)])
+#: The three schedules of ldl_batch: (OCLSTAT_SCHEDULE, OCLSTAT_LDL_WHOLE). "whole" (one
+#: work-item per matrix) is the CPU's for n <= WHOLE_MAX, "outer" the CPU's blocked one.
+LDL_SCHEDULES = {"whole": ("cpu", "1"), "outer": ("cpu", "0"), "tiles": ("gpu", "1")}
+
+
+@pytest.mark.parametrize("mode", list(LDL_SCHEDULES))
+@pytest.mark.parametrize("n,b", [(1, 2), (2, 3), (5, 3), (64, 2), (65, 3), (131, 2), (300, 1)])
 def test_ldl_reconstructs_and_matches_numpy(rt, monkeypatch, mode, n, b):
-    monkeypatch.setenv("OCLSTAT_SCHEDULE", {"outer": "cpu", "tiles": "gpu"}[mode])
+    schedule, whole = LDL_SCHEDULES[mode]
+    monkeypatch.setenv("OCLSTAT_SCHEDULE", schedule)
+    monkeypatch.setenv("OCLSTAT_LDL_WHOLE", whole)
     a = spd(np.random.default_rng(n), b, n)
     r = oclstat.ldl_batch(a, device=rt)
     rec = (r.L * r.D[:, None, :]) @ r.L.transpose(0, 2, 1)
@@ -209,10 +216,15 @@ def test_ldl_float32(rt):
     assert np.abs(rec - a).max() <= 1e-5 * np.abs(a).max()
 
 
-def test_not_positive_definite_names_matrix_and_pivot(rt):
+@pytest.mark.parametrize("mode", list(LDL_SCHEDULES))
+@pytest.mark.parametrize("pivot", [66, 67])   # even and odd (ldl_whole takes pivots in pairs)
+def test_not_positive_definite_names_matrix_and_pivot(rt, monkeypatch, mode, pivot):
+    schedule, whole = LDL_SCHEDULES[mode]
+    monkeypatch.setenv("OCLSTAT_SCHEDULE", schedule)
+    monkeypatch.setenv("OCLSTAT_LDL_WHOLE", whole)
     a = spd(np.random.default_rng(5), 3, 70)
-    a[1, 67, 67] = -1e6
-    with pytest.raises(ValueError, match="A\\[1\\] is not positive definite: pivot 67"):
+    a[1, pivot, pivot] = -1e6
+    with pytest.raises(ValueError, match=f"A\\[1\\] is not positive definite: pivot {pivot}"):
         oclstat.ldl_batch(a, device=rt)
     with pytest.raises(ValueError, match="must be a \\(batch, n, n\\) stack"):
         oclstat.ldl_batch(np.ones((2, 3, 4)), device=rt)

@@ -195,6 +195,29 @@ def test_a_simulator_is_never_the_default(monkeypatch):
         assert chosen.index == cpus[int(np.argmin(order))].index
 
 
+@pytest.mark.parametrize("workload", [None, *_runtime.CPU_PREFERENCE_BY_WORKLOAD])
+def test_a_workload_default_follows_its_cpu_order(monkeypatch, workload):
+    """With no device named, a capability gets the CPU implementation measured best for it
+    (pocl for small LDLᵀ and Green's programme, Intel's otherwise), GPUs still first; a named
+    device or OCLSTAT_DEVICE always wins."""
+    monkeypatch.delenv("OCLSTAT_DEVICE", raising=False)
+    monkeypatch.delenv("PYOPENCL_CTX", raising=False)
+    chosen = _runtime.runtime_for(None, workload).info
+    real = [d for d in oclstat.devices() if not d.simulator]
+    cpus = [d for d in real if d.type == "CPU"]
+    if any(d.type == "GPU" for d in real):
+        assert chosen.type == "GPU"
+    elif len(cpus) > 1:
+        order = _runtime.CPU_PREFERENCE_BY_WORKLOAD.get(workload, _runtime.CPU_PREFERENCE)
+        rank = [next((i for i, c in enumerate(order) if c in d.platform.lower()), 99)
+                for d in cpus]
+        assert chosen.index == cpus[int(np.argmin(rank))].index
+    named = cpus[-1].index if cpus else chosen.index
+    assert _runtime.runtime_for(named, workload).info.index == named
+    monkeypatch.setenv("OCLSTAT_DEVICE", str(named))
+    assert _runtime.runtime_for(None, workload).info.index == named
+
+
 def test_pip_installed_icds_are_registered_without_hiding_others(tmp_path, monkeypatch):
     """A library in the environment's lib/ becomes an ICD file next to copies of the vendor
     directory's own files; OCL_ICD_VENDORS naming one file, or OCLSTAT_REGISTER_ICDS=0, is

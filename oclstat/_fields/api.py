@@ -6,7 +6,7 @@ import numpy as np
 
 from .._docs import filled
 from .._random.draws import normal
-from .._runtime import get_runtime
+from .._runtime import get_runtime, runtime_for
 from .._scale import executor, run
 from .._validation import as_int
 from . import tasks
@@ -22,12 +22,14 @@ from .result import LdlResult
 from .validate import _as_batch, _as_coords, _as_params
 
 
-def _map(host_fn, batched: tuple, shared: tuple, device, client, desc: str):
+def _map(host_fn, batched: tuple, shared: tuple, device, client, desc: str,
+         workload: str | None = None):
     """``host_fn`` over the batch on one device, or as tasks on several (``device=[...]`` or
-    ``client=``); the same numbers either way."""
+    ``client=``); the same numbers either way. ``workload`` picks the default CPU
+    implementation (see runtime_for)."""
     runner, owned = executor(device, client)
     if runner is None:
-        rt = get_runtime(device[0] if isinstance(device, (list, tuple)) else device)
+        rt = runtime_for(device[0] if isinstance(device, (list, tuple)) else device, workload)
         return host_fn(rt, *batched, *shared)
     try:
         return tasks.merge(run(runner, tasks.plan(host_fn, batched, shared), desc=desc,
@@ -96,7 +98,8 @@ def _factor(a, dtype, device, client, mode):
     dt = np.dtype(dtype) if dtype is not None else (
         np.dtype(np.float32) if arr.dtype == np.float32 else np.dtype(np.float64))
     host = np.ascontiguousarray(arr, dtype=dt)
-    low, d, bad = _map(factor_host, (host,), (mode,), device, client, "factorisation")
+    low, d, bad = _map(factor_host, (host,), (mode,), device, client, "factorisation",
+                        workload="ldl")
     _raise_if_not_pd(bad)
     return low, d
 

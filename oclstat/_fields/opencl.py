@@ -11,6 +11,7 @@ from .plan import (
     MATERN_TABLE,
     ROW_LANES,
     TILE,
+    WHOLE_MAX,
     _constants,
     _matrix_chunks,
     _real,
@@ -85,6 +86,27 @@ def _ldl_on_device(rt, buf, n, n_mat, dt, defines, n_check=None):
     return d_buf, bad
 
 
+def _factor_whole(rt, n: int) -> bool:
+    """Whether ``n x n`` matrices are factored whole, one per work-item (CPUs, small n; the
+    environment variable OCLSTAT_LDL_WHOLE=0 turns it off, to compare the schedules)."""
+    import os
+
+    return (not rt.gpu_schedule and n <= WHOLE_MAX
+            and os.environ.get("OCLSTAT_LDL_WHOLE", "1") != "0")
+
+
+def _ldl_whole(rt, src, buf, d_buf, n, n_mat, defines, mode):
+    """Factor and finalize ``n_mat`` small matrices of ``src`` into ``buf``, one per
+    work-item, D into ``d_buf``; returns the first pivot that is not positive (or -1) per
+    matrix."""
+    bad = np.empty(n_mat, dtype=np.int32)
+    bad_buf = rt.empty(bad.nbytes)
+    kernel = rt.kernel("fields.cl", "ldl_whole", {**defines, "TS": TILE, "WHOLE_MAX": WHOLE_MAX})
+    rt.launch(kernel, n_mat, src, buf, d_buf, np.uint32(n), np.uint32(n_mat), bad_buf, np.uint32(n),
+              np.int32(mode), local_size=rt.spread_local_size(kernel, n_mat))
+    return rt.read(bad_buf, bad)
+
+
 def _raise_if_not_pd(bad, name="A", hint=""):
     wrong = np.flatnonzero(bad >= 0)
     if wrong.size:
@@ -109,7 +131,14 @@ def factor_host(rt, host: np.ndarray, mode: int):
     out = np.empty_like(host)
     d = np.empty((n_mat, n), dtype=dt)
     bad = np.full(n_mat, -1, dtype=np.int32)
+    whole = _factor_whole(rt, n)
     for a, b in _matrix_chunks(rt, n_mat, n * n * dt.itemsize, "the factorisation"):
+        if whole:   # from `host` into `out` (on a CPU the kernel works in their memory)
+            src = rt.to_device(host[a:b], writable=False, share=True)
+            with rt.writing_into(out[a:b]) as buf, rt.writing_into(d[a:b]) as d_buf:
+                bad[a:b] = _ldl_whole(rt, src, buf, d_buf, n, b - a, defines, mode)
+            src.release()
+            continue
         buf = rt.to_device(np.ascontiguousarray(host[a:b]))
         d_buf, bad[a:b] = _ldl_on_device(rt, buf, n, b - a, dt, defines)
         _finalize(rt, defines, buf, d_buf, n, b - a, mode)

@@ -10,7 +10,9 @@ import numpy as np
 from .._runtime import DeviceCapabilityError
 
 BLOCK = 64        # block columns of ldl_batch
-
+#: On CPUs a matrix of at most this order is factored whole by one work-item (fields.cl
+#: ldl_whole): it stays in cache, where the blocked schedule's launches cost more than the work.
+WHOLE_MAX = 256
 
 TILE = 16         # tile of the trailing update (GPUs)
 ROW_LANES = 64    # work-items along a row of a covariance matrix

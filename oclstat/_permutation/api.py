@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._runtime import get_runtime
+from .._runtime import runtime_for
 from .._scale import executor, run
 from .._validation import as_int
 from . import tasks
@@ -142,7 +142,8 @@ def permutation_test(x, y=None, *, groups=None, classes=None, n_windows=None,
                 runner.close()
         null_x = None
     else:
-        rt = get_runtime(device[0] if isinstance(device, (list, tuple)) else device)
+        rt = runtime_for(device[0] if isinstance(device, (list, tuple)) else device,
+                         "permutation")
         base, p, null_x = device_pvalues(rt, scores, m, n, alternative, mid_p, return_null,
                                          progress, two_sided)
     x_scores = scores[:, :m].sum(axis=1)
