@@ -1,6 +1,7 @@
 """oclstat.fisher_sim next to R's fisher.test(simulate.p.value = TRUE) and scipy, in one run.
 
     python benchmarks/bench_fisher.py [--device D] [--sizes small|full] [--no-r] [--no-scipy]
+    python benchmarks/bench_fisher.py --whole-process [--device D ...]
 
 Tables: the two example tables (US births 2018, congenital anomalies by month 12 x 12 and by
 weekday 7 x 12, n = 12,865). Peers, each on the same table with the same number of simulated
@@ -11,6 +12,11 @@ The floor is the generator work the algorithm cannot avoid: one MRG31k3p step pe
 (r - 1)(c - 1) per table, at the rate this device produces raw MRG31k3p outputs
 (oclstat.random.random_raw into device memory). On a CPU (pocl) oclstat's figure is wall time;
 on a GPU it is device time (profiling events), wall time beside it.
+
+``--whole-process``: what a user waits for, start to end of a process that reads the month
+table from a CSV file and tests it with 10^6 resamples: ``python -c`` (import, device set-up,
+kernels from the binary cache, the test) against ``Rscript -e`` (read.csv, fisher.test), best
+of two each, on every device named (default: every CPU implementation present).
 """
 
 from __future__ import annotations
@@ -65,13 +71,75 @@ def mrg_rate(rt) -> float:
     return n / best
 
 
+PY_WHOLE = """
+import numpy as np, oclstat
+x = np.loadtxt({path!r}, delimiter=",", dtype=np.int64)
+print(oclstat.fisher_sim(x, n_resamples={b}, seed=1, device={device!r}).pvalue)
+"""
+R_WHOLE = """
+x <- as.matrix(read.csv({path!r}, header = FALSE))
+set.seed(1); cat(fisher.test(x, simulate.p.value = TRUE, B = {b})$p.value)
+"""
+
+
+def _best_wall(cmd, env=None, runs=2):
+    import os
+    import subprocess
+
+    times = []
+    for _ in range(runs):
+        t0 = time.perf_counter()
+        done = subprocess.run(cmd, capture_output=True, text=True,
+                              env={**os.environ, **(env or {})})
+        times.append(time.perf_counter() - t0)
+        if done.returncode:
+            raise RuntimeError(f"{cmd[0]} failed: {done.stderr[-500:]}")
+    return min(times), done.stdout.strip().splitlines()[-1]
+
+
+def whole_process(devices, b=10**6) -> None:
+    """Whole processes, oclstat (python -c) vs R (Rscript), month table, ``b`` resamples."""
+    import shutil
+    import tempfile
+
+    root = str(Path(__file__).resolve().parents[1])
+    x = fisher_table("month").to_numpy()
+    with tempfile.TemporaryDirectory() as tmp:
+        path = str(Path(tmp) / "month.csv")
+        np.savetxt(path, x, fmt="%d", delimiter=",")
+        rows = []
+        r_time = r_p = None
+        if shutil.which("Rscript"):
+            r_time, r_p = _best_wall(["Rscript", "-e", R_WHOLE.format(path=path, b=b)])
+        for dev in devices:
+            label = oclstat.get_runtime(dev).info.label
+            code = PY_WHOLE.format(path=path, b=b, device=dev)
+            _best_wall([sys.executable, "-c", code], {"PYTHONPATH": root}, runs=1)  # cache
+            t, p = _best_wall([sys.executable, "-c", code], {"PYTHONPATH": root})
+            row = {"oclstat device": label, "oclstat s": f"{t:.2f}", "oclstat p": p}
+            if r_time is not None:
+                row.update({"Rscript s": f"{r_time:.2f}", "R p": r_p,
+                            "R/oclstat": f"{r_time / t:.2f}x"})
+            rows.append(row)
+    print(f"# whole processes: month table 12x12, {b:.0e} resamples, best of 2 "
+          "(target, issue 17: R/oclstat >= 3x)")
+    print(table(rows, list(rows[0])))
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--device", default=None)
+    ap.add_argument("--device", default=None, nargs="?")
+    ap.add_argument("--whole-process", action="store_true",
+                    help="whole python and Rscript processes (every CPU implementation unless "
+                         "--device)")
     ap.add_argument("--sizes", choices=["small", "full"], default="full")
     ap.add_argument("--no-r", action="store_true")
     ap.add_argument("--no-scipy", action="store_true")
     args = ap.parse_args()
+    if args.whole_process:
+        cpus = [d.index for d in oclstat.devices() if d.type == "CPU" and not d.simulator]
+        whole_process([args.device] if args.device is not None else cpus)
+        return
     rt = oclstat.get_runtime(args.device)
     print(header(rt, "Monte Carlo Fisher exact test: oclstat.fisher_sim vs R fisher.test"))
 
