@@ -29,23 +29,11 @@ from pathlib import Path
 import numpy as np
 
 from . import __version__
-from . import io as oio
-from . import random as ocr
-from ._epistasis import epistasis
-from ._fields import fields_on_grid, grid_coords, simulate_fields
-from ._fisher import fisher_test
-from ._gsea import gsea
-from ._permutation import permutation_test
-from ._prerank import gsea_prerank
 from ._runtime import NoDeviceError, devices, get_runtime
-from ._spatial import fit_matern, predict_matern
 from ._tables import open_text, read_table
 from ._vocabulary import python_to_cli
-from .demo import run
-from .distributed import OclstatPlugin
-from .genotypes import read_genotype_table, read_plink
-from .plot import _pyplot, plot_enrichment, plot_fields, plot_kriging, plot_profiles
-from .report import write_gsea_report
+
+# Each command imports its capability when it runs: a command pays only for what it uses.
 
 
 def _cmd_devices(args) -> int:
@@ -63,6 +51,7 @@ def _cmd_devices(args) -> int:
 
 def _cmd_demo(args) -> int:
 
+    from .demo import run
     run(device=_device(args), sections=args.section or None)
     return 0
 
@@ -84,6 +73,7 @@ def _write_array(values: np.ndarray, path: str) -> None:
 
 
 def _cmd_rng(args) -> int:
+    from . import random as ocr
     size = tuple(args.n) if len(args.n) > 1 else args.n[0]
     streams = ocr.Streams.load(args.streams) if args.streams else None
     seed = None if streams is not None else args.seed
@@ -127,6 +117,8 @@ def _table(path: str, args, what: str):
 
 def _cmd_fisher(args) -> int:
     import time
+
+    from ._fisher import fisher_test
 
     table = _table(args.table, args, "table of counts")
     counts = table.values
@@ -194,6 +186,8 @@ def _cmd_permtest(args) -> int:
     import time
 
     import pandas as pd
+
+    from ._permutation import permutation_test
 
     if args.data:
         if args.a or args.b:
@@ -264,6 +258,8 @@ def _read_groups(path: str, table):
     ``sample<TAB>label`` (matched to the table's sample names), or one label per sample."""
     import pandas as pd
 
+    from . import io as oio
+
     text, _ = open_text(path)
     first = text.split("\n", 1)[0].split()
     if len(first) == 3 and all(f.isdigit() for f in first) and first[1] == "2":
@@ -280,6 +276,7 @@ def _read_groups(path: str, table):
 
 def _write_plots(res, folder, names) -> None:
     """``folder/<set>.png``: the enrichment plot of each named set (gsea and prerank)."""
+    from .plot import _pyplot, plot_enrichment
     plt = _pyplot()
     for name in names:
         path = Path(folder) / f"{name}.png"
@@ -291,6 +288,10 @@ def _write_plots(res, folder, names) -> None:
 
 def _cmd_gsea(args) -> int:
     import time
+
+    from . import io as oio
+    from ._gsea import gsea
+    from .report import write_gsea_report
 
 
     expr = oio.read_gct(args.gct) if args.gct else oio.read_expression(args.expr)
@@ -339,6 +340,10 @@ def _cmd_gsea(args) -> int:
 
 def _cmd_prerank(args) -> int:
     import time
+
+    from . import io as oio
+    from ._prerank import gsea_prerank
+    from .report import write_gsea_report
 
     ranking = oio.read_rnk(args.rnk)
     sets = oio.read_gmt(args.gmt)
@@ -398,6 +403,9 @@ def _param_row(text: str) -> list[float]:
 
 def _cmd_fields(args) -> int:
     import time
+
+    from ._fields import fields_on_grid, grid_coords, simulate_fields
+    from .plot import plot_fields
 
     params = args.param or [[0.3, 1.5, 1.0, 0.0, 1.0, 0.0]]
     coords = grid_coords(args.nx, args.ny, xlim=tuple(args.xlim), ylim=tuple(args.ylim))
@@ -472,6 +480,10 @@ def _cmd_fit_matern(args) -> int:
     import time
 
     import pandas as pd
+
+    from ._fields import grid_coords
+    from ._spatial import fit_matern, predict_matern
+    from .plot import plot_kriging, plot_profiles
 
     text, _ = open_text(args.data)
     frame = pd.read_csv(io.StringIO(text), sep=None, engine="python")
@@ -562,6 +574,7 @@ def _client(address):
     except ImportError:
         raise ValueError("--scheduler needs dask.distributed: pip install 'oclstat[dask]'") \
             from None
+    from .distributed import OclstatPlugin
 
     client = Client(address)
     client.register_plugin(OclstatPlugin())
@@ -570,6 +583,9 @@ def _client(address):
 
 def _cmd_epistasis(args) -> int:
     import time
+
+    from ._epistasis import epistasis
+    from .genotypes import read_genotype_table, read_plink
 
 
     data = read_plink(args.bfile) if args.bfile else read_genotype_table(

@@ -199,16 +199,18 @@ def test_gsea_command_bad_cls(tmp_path, capsys, shared_data):
 
 def test_fields_command(tmp_path, capsys, monkeypatch):
     pytest.importorskip("matplotlib")
-    import oclstat.cli as cli
+    import oclstat.plot
 
     figures = []
 
+    draw = oclstat.plot.plot_fields
+
     def keep(*args, **kwargs):
-        fig = oclstat.plot_fields(*args, **kwargs)
+        fig = draw(*args, **kwargs)
         figures.append(fig)
         return fig
 
-    monkeypatch.setattr(cli, "plot_fields", keep)
+    monkeypatch.setattr(oclstat.plot, "plot_fields", keep)   # the command imports it when run
     out, png = tmp_path / "f.npy", tmp_path / "f.png"
     rc = main(["fields", "--nx", "12", "--ny", "9", "--param", "0.3,1.5,1,0,1,0", "--param",
                "0.5,0.5,2,0.1,2,0.3", "--n-sim", "3", "--seed", "4", "--out", str(out),
