@@ -23,20 +23,44 @@
  *       whose score terms are added at once. Six counters live at a time: few registers and
  *       no stack on a GPU.
  *   CPU (default): one word at a time for every cell, the counters of the whole table in a
- *       private array (the CPU's L1 cache); with NO_MISSING (no missing genotype in the data)
- *       the suffix's own table is counted once per suffix and s[0]'s genotype-2 cells follow by
- *       subtraction (two popcounts per cell instead of three).
+ *       private array (the CPU's L1 cache). With NO_MISSING (no missing genotype in the data)
+ *       the suffix's cell masks (the ANDs of its SNPs' genotype vectors) are built once per
+ *       suffix into the work-item's slice of `scratch` (Fiuncho's prefix table), with the
+ *       suffix's own table; then for each s[0] every cell is a run over the words with two
+ *       counters in registers, popcount(cell & s[0]'s genotype 0) and (& genotype 1), and the
+ *       genotype-2 cell follows by subtraction: two AND + popcount per suffix cell and word,
+ *       and no AND for the suffix's cells after the first s[0]. (Order 2 needs no scratch:
+ *       the suffix cells are s[1]'s own vectors.)
  *
  * Scores at or below `threshold` (lower is better) are appended to the candidate list (atomic
  * counter); the host keeps the running top-k and lowers the threshold between launches.
  *
  * Build defines: ORDER (2, 3, 4), SCORE (0 K2, 1 mutual information), EPI_CELL_OUTER (the GPU
- * schedule), NO_MISSING (CPU schedule, complete genotypes).
+ * schedule), NO_MISSING (CPU schedule, complete genotypes; `scratch` then holds 2 NP n_words
+ * words per work-item for orders 3 and 4), EPI_BUILTIN_POPCOUNT and EPI_ONE_ITEM_PER_LANE
+ * (CPU compilers, below).
  */
 #include "oclstat/epistasis_cells.clh" /* epi_acc, epi_candidate */
 
 /* 64-bit words: one popcount per 64 samples (the host pads each vector to 64 bits). */
 typedef ulong word_t;
+
+/* popcount of a word. EPI_BUILTIN_POPCOUNT (clang-based CPU compilers whose OpenCL popcount is
+ * an out-of-line library call, pocl): the compiler's builtin, one instruction in line. */
+#ifdef EPI_BUILTIN_POPCOUNT
+#define EPI_POPC(x) ((uint)__builtin_popcountl(x))
+#else
+#define EPI_POPC(x) ((uint)popcount(x))
+#endif
+
+/* EPI_ONE_ITEM_PER_LANE: ask a CPU compiler that packs work-items into SIMD lanes (Intel's)
+ * not to, through a vector vec_type_hint: each work-item's words go through the scalar
+ * POPCNT unit instead of an emulated vector popcount over gathered words. */
+#ifdef EPI_ONE_ITEM_PER_LANE
+#define EPI_KERNEL_ATTR __attribute__((vec_type_hint(ulong4)))
+#else
+#define EPI_KERNEL_ATTR
+#endif
 
 #define NP (NCELL / 3) /* suffix cells */
 
@@ -106,9 +130,9 @@ inline epi_long epi_combination_score(__global const word_t *bits, const uint n_
             for (uint w = 0u; w < n_words; w++) {
                 word_t m = bits[row[1] + w];
                 for (uint j = 2u; j < ORDER; j++) m &= bits[row[j] + w];
-                n[c][0] += (uint)popcount(m & bits[row[0] + w]);
-                n[c][1] += (uint)popcount(m & bits[row[0] + n_words + w]);
-                n[c][2] += (uint)popcount(m & bits[row[0] + 2u * n_words + w]);
+                n[c][0] += EPI_POPC(m & bits[row[0] + w]);
+                n[c][1] += EPI_POPC(m & bits[row[0] + n_words + w]);
+                n[c][2] += EPI_POPC(m & bits[row[0] + 2u * n_words + w]);
             }
         }
         for (uint v = 0u; v < 3u; v++) epi_acc_cell(&acc, n[1][v], n[0][v], lf, nln);
@@ -145,12 +169,12 @@ inline void epi_suffix_cells(__global const word_t *bits, const uint *s, const u
 }
 #endif
 
-__kernel void epistasis_search(__global const word_t *bits, const uint n_words, const uint n_snps,
-                         const ulong rank0, const ulong n_ranks, const uint per_item,
-                         __global const epi_long *lf, __global const epi_long *nln,
-                         const epi_long threshold, __global uint *count,
-                         __global epi_long *cand_score, __global ushort *cand_snps,
-                         const uint cap)
+__kernel EPI_KERNEL_ATTR void epistasis_search(__global const word_t *bits, const uint n_words,
+                         const uint n_snps, const ulong rank0, const ulong n_ranks,
+                         const uint per_item, __global const epi_long *lf,
+                         __global const epi_long *nln, const epi_long threshold,
+                         __global uint *count, __global epi_long *cand_score,
+                         __global ushort *cand_snps, const uint cap, __global word_t *scratch)
 {
     const ulong first = (ulong)get_global_id(0) * per_item;
     if (first >= n_ranks) return;
@@ -163,53 +187,76 @@ __kernel void epistasis_search(__global const word_t *bits, const uint n_words, 
                       cand_score, cand_snps, cap);
         epi_next(s);
     }
+#elif defined(NO_MISSING)
+    /* cells[(c * NP + q) * n_words + w]: suffix cell q of class c at word w */
+#if ORDER == 2
+    (void)scratch;
 #else
+    __global word_t *cells = scratch + (ulong)get_global_id(0) * (2u * NP) * n_words;
     word_t pc[NP];
-#ifdef NO_MISSING
+#endif
     uint ptab[2][NP];
     int fresh = 1;
-#endif
     for (; left > 0ul; left--) {
-#ifdef NO_MISSING
-        if (fresh) { /* the suffix's own table, once per suffix */
+#if ORDER == 2
+        __global const word_t *cells = bits + (ulong)s[1] * 2u * 3u * n_words;
+#endif
+        if (fresh) { /* the suffix's cell masks and its own table, once per suffix */
             for (uint c = 0u; c < 2u; c++) {
                 for (uint q = 0u; q < NP; q++) ptab[c][q] = 0u;
                 for (uint w = 0u; w < n_words; w++) {
+#if ORDER == 2
+                    for (uint q = 0u; q < NP; q++)
+                        ptab[c][q] += EPI_POPC(cells[(c * NP + q) * n_words + w]);
+#else
                     epi_suffix_cells(bits, s, c, w, n_words, pc);
-                    for (uint q = 0u; q < NP; q++) ptab[c][q] += (uint)popcount(pc[q]);
+                    for (uint q = 0u; q < NP; q++) {
+                        cells[(c * NP + q) * n_words + w] = pc[q];
+                        ptab[c][q] += EPI_POPC(pc[q]);
+                    }
+#endif
                 }
             }
         }
-#endif
+        uint cnt[2][NCELL];
+        for (uint c = 0u; c < 2u; c++) {
+            __global const word_t *z0 = bits + (ulong)(s[0] * 2u + c) * 3u * n_words;
+            __global const word_t *z1 = z0 + n_words;
+            for (uint q = 0u; q < NP; q++) {
+                __global const word_t *m = cells + (c * NP + q) * n_words;
+                uint a = 0u, b = 0u;
+                for (uint w = 0u; w < n_words; w++) {
+                    a += EPI_POPC(m[w] & z0[w]);
+                    b += EPI_POPC(m[w] & z1[w]);
+                }
+                cnt[c][3u * q] = a;
+                cnt[c][3u * q + 1u] = b;
+                cnt[c][3u * q + 2u] = ptab[c][q] - a - b;
+            }
+        }
+        epi_candidate(epi_score(cnt, lf, nln), threshold, s, count, cand_score, cand_snps, cap);
+        fresh = epi_next(s) > 0u;
+    }
+#else
+    (void)scratch;
+    word_t pc[NP];
+    for (; left > 0ul; left--) {
         uint cnt[2][NCELL];
         for (uint c = 0u; c < 2u; c++) {
             for (uint i = 0u; i < NCELL; i++) cnt[c][i] = 0u;
             __global const word_t *z = bits + (ulong)(s[0] * 2u + c) * 3u * n_words;
             for (uint w = 0u; w < n_words; w++) {
                 epi_suffix_cells(bits, s, c, w, n_words, pc);
-                const word_t z0 = z[w], z1 = z[n_words + w];
-#ifndef NO_MISSING
-                const word_t z2 = z[2u * n_words + w];
-#endif
+                const word_t z0 = z[w], z1 = z[n_words + w], z2 = z[2u * n_words + w];
                 for (uint q = 0u; q < NP; q++) {
-                    cnt[c][3u * q] += (uint)popcount(pc[q] & z0);
-                    cnt[c][3u * q + 1u] += (uint)popcount(pc[q] & z1);
-#ifndef NO_MISSING
-                    cnt[c][3u * q + 2u] += (uint)popcount(pc[q] & z2);
-#endif
+                    cnt[c][3u * q] += EPI_POPC(pc[q] & z0);
+                    cnt[c][3u * q + 1u] += EPI_POPC(pc[q] & z1);
+                    cnt[c][3u * q + 2u] += EPI_POPC(pc[q] & z2);
                 }
             }
-#ifdef NO_MISSING
-            for (uint q = 0u; q < NP; q++)
-                cnt[c][3u * q + 2u] = ptab[c][q] - cnt[c][3u * q] - cnt[c][3u * q + 1u];
-#endif
         }
         epi_candidate(epi_score(cnt, lf, nln), threshold, s, count, cand_score, cand_snps, cap);
-#ifdef NO_MISSING
-        fresh = epi_next(s) > 0u;
-#else
         epi_next(s);
-#endif
     }
 #endif
 }

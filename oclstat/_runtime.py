@@ -561,6 +561,12 @@ class Runtime:
         return self.info.type == "CPU"
 
     @property
+    def popcount_is_a_call(self) -> bool:
+        """Whether this implementation compiles OpenCL's ``popcount`` to an out-of-line
+        library call (pocl's CPU device does); kernels then use the compiler's builtin."""
+        return self.is_cpu and "portable computing language" in self.info.platform.lower()
+
+    @property
     def gpu_schedule(self) -> bool:
         """Whether capabilities take their GPU code paths: on GPUs, accelerators and
         simulators, or anywhere with ``OCLSTAT_SCHEDULE=gpu`` (``cpu`` forces the CPU paths)."""

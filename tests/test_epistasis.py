@@ -161,6 +161,27 @@ def test_planted_four_way_interaction_recovered(rt):
     assert tuple(int(v) for v in mi.iloc[0][["snp1", "snp2", "snp3", "snp4"]]) == (3, 11, 22, 35)
 
 
+@pytest.mark.parametrize("k", [3, 4])
+@pytest.mark.parametrize("scratch", [None, 1])
+def test_suffix_cell_cache_over_many_items_and_launches(rt, monkeypatch, k, scratch):
+    """The CPU schedule's per-work-item suffix-cell cache (complete genotypes): several
+    work-items, suffixes that change inside and across them, and (scratch=1) launches cut to
+    one work-item's worth of combinations by SCRATCH_BYTES; every score exact."""
+    monkeypatch.setenv("OCLSTAT_SCHEDULE", "cpu")
+    if scratch is not None:
+        monkeypatch.setattr(epi_opencl, "SCRATCH_BYTES", scratch)
+    rng = np.random.default_rng(k)
+    m, n = 16, 700                        # 2 x 11 words per vector; C(16, 4) = 1820 ranks
+    g = rng.integers(0, 3, size=(m, n)).astype(np.int8)
+    y = rng.integers(0, 2, size=n)
+    combos = np.array(list(itertools.combinations(range(m), k)))
+    want = epi_scores.exact_scores(epi_scores.contingency_tables(g, y, combos), "mi")
+    search = epi_plan.prepare(g, y, order=k, score="mi", top=len(combos))
+    best = epi_opencl.run_search(search, [rt])
+    got = dict(zip(map(tuple, best.combos.tolist()), best.scores.tolist(), strict=True))
+    assert got == dict(zip(map(tuple, combos.tolist()), want.tolist(), strict=True))
+
+
 def test_results_do_not_depend_on_chunks(rt, monkeypatch):
     g, y = planted_quad(seed=2, m=18, n=500, quad=(1, 5, 9, 13))
     a = oclstat.epistasis(g, y, order=3, top=25, device=[rt])

@@ -36,15 +36,30 @@ class Candidates:
                 rt.read(self.snps, np.empty((k, self.order), dtype=np.uint16), wait_for=after))
 
 
+#: Bytes of suffix-cell cache of one CPU launch (all its work-items); launches are cut to fit.
+SCRATCH_BYTES = 64 << 20
+
+
+def _scratch_words(rt, search: Search) -> int:
+    """Words of epistasis.cl's suffix-cell cache per work-item: 2 classes x 3^(order-1) cells x
+    the words of a vector in the CPU schedule with complete genotypes at orders 3 and 4."""
+    if rt.gpu_schedule or not search.complete or search.order < 3:
+        return 0
+    return 2 * 3 ** (search.order - 1) * search.n_words
+
+
 def _run_device(rt, search: Search, ranges, chunk: int, best: _Best, lock, bar):
     """Pull rank ranges from ``ranges`` and search them on ``rt``; two candidate sets
     alternate, so the next launch is queued before the last one's candidates are read."""
-    kernel = rt.kernel("epistasis.cl", "search", search.defines(rt.gpu_schedule))
+    kernel = rt.kernel("epistasis.cl", "search",
+                       search.defines(rt.gpu_schedule, builtin_popcount=rt.popcount_is_a_call))
     bits = rt.to_device(search.bits, writable=False)
     lf, nln, _ = score_tables(search.n_samples)
     lf_b, nln_b = rt.to_device(lf, writable=False), rt.to_device(nln, writable=False)
     per_item = PER_ITEM_GPU if rt.gpu_schedule else PER_ITEM_CPU
     sets = [Candidates(rt, chunk, search.order) for _ in range(2)]   # chunk: largest range
+    words = _scratch_words(rt, search)
+    scratch = rt.empty(max(8, -(-chunk // per_item) * words * 8))
     pending = None
 
     def collect(item):
@@ -71,7 +86,7 @@ def _run_device(rt, search: Search, ranges, chunk: int, best: _Best, lock, bar):
         event = rt.launch(kernel, -(-n // per_item), bits, np.uint32(search.n_words),
                           np.uint32(search.n_snps), np.uint64(rank0), np.uint64(n),
                           np.uint32(per_item), lf_b, nln_b, np.int64(thr), cands.count,
-                          cands.scores, cands.snps, np.uint32(cands.cap))
+                          cands.scores, cands.snps, np.uint32(cands.cap), scratch)
         if pending is not None:
             collect(pending)
         pending = (event, cands, n)
@@ -88,6 +103,10 @@ def run_search(search: Search, runtimes, start: int = 0, stop: int | None = None
     best = _Best.empty(search.top, search.order)
     lock = threading.Lock()
     chunk = _chunk(any(rt.gpu_schedule for rt in runtimes))
+    for rt in runtimes:           # a CPU launch's suffix-cell cache stays within SCRATCH_BYTES
+        words = _scratch_words(rt, search)
+        if words:
+            chunk = min(chunk, max(1, SCRATCH_BYTES // (8 * words)) * PER_ITEM_CPU)
     ranges = rank_ranges(start, stop, chunk=chunk)
     with Progress(total=max(1, stop - start), desc=f"epistasis order {search.order}",
                   enabled=progress) as bar:

@@ -94,13 +94,19 @@ class Search:
     def combinations(self) -> int:
         return math.comb(self.n_snps, self.order)
 
-    def defines(self, gpu_schedule: bool = False) -> dict:
-        """Build defines of epistasis.cl for this search in the given schedule."""
+    def defines(self, gpu_schedule: bool = False, builtin_popcount: bool = False) -> dict:
+        """Build defines of epistasis.cl for this search in the given schedule (CPU: one
+        work-item per SIMD lane's worth of scalar code; ``builtin_popcount`` where OpenCL's
+        popcount is a library call, see Runtime.popcount_is_a_call)."""
         out = {"ORDER": self.order, "SCORE": SCORES.index(self.score)}
         if gpu_schedule:
             out["EPI_CELL_OUTER"] = 1
-        elif self.complete:
-            out["NO_MISSING"] = 1
+        else:
+            out["EPI_ONE_ITEM_PER_LANE"] = 1
+            if self.complete:
+                out["NO_MISSING"] = 1
+        if builtin_popcount:
+            out["EPI_BUILTIN_POPCOUNT"] = 1
         return out
 
     def values(self, scores: np.ndarray) -> np.ndarray:

@@ -122,7 +122,7 @@ def association(tables: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]
     >>> round(float(g[0]), 4), int(df[0]), round(float(p[0]), 4)
     (3.398, 2, 0.1829)
     """
-    from scipy.special import chdtrc   # chi2.sf without loading scipy.stats (start-up)
+    from scipy.special import chdtrc  # chi2.sf without loading scipy.stats (start-up)
 
     t = np.asarray(tables, dtype=np.float64)
     n = t.sum(axis=(1, 2))
