@@ -5,10 +5,11 @@
 
 Shapes (issue 17): order 2, 10,000 SNPs x 4,000 samples; order 3, 500 x 4,000; order 4,
 120 x 4,000. Data: GENERATED (numpy seed 1 + order): HWE genotypes with MAF U(0.05, 0.5) and
-a planted interaction of `order` SNPs (case probability 0.8 or 0.2: at order 2 by whether
-both SNPs carry the allele, the model PLINK's pair test looks for; at orders 3 and 4 by the
-parity of their genotype sum, so that no SNP and no smaller subset has an effect). Samples
-are written cases first (Fiuncho's TPED reader needs it). Every tool must rank the planted
+a planted interaction of `order` SNPs with allele frequency 1/2 and no marginal effect (case
+probability 0.5 + 0.3 (g1 - 1)(g2 - 1) at order 2, the allelic interaction PLINK's pair test
+models; at orders 3 and 4, 0.8 or 0.2 by the parity of the genotype sum, so that no smaller
+subset has an effect either). Samples are written cases first (Fiuncho's TPED reader needs
+it). Every tool must rank the planted
 combination first; a tool that does not is reported as such.
 
 Commands, each timed from start to end, best of two runs:
@@ -52,11 +53,11 @@ def generate_planted(order: int, m: int, n: int, seed: int):
     g = rng.binomial(2, maf[:, None], size=(m, n)).astype(np.int8)
     planted = np.sort(rng.choice(m, size=order, replace=False))
     g[planted] = rng.binomial(2, 0.5, size=(order, n))    # common alleles for the planted SNPs
-    if order == 2:   # both carry the allele: the interaction PLINK's pair test models
-        risky = (g[planted] > 0).all(axis=0)
-    else:            # parity: no SNP and no smaller subset has an effect
-        risky = g[planted].sum(axis=0) % 2 == 1
-    y = (rng.random(n) < np.where(risky, 0.8, 0.2)).astype(np.int8)
+    if order == 2:   # the product of centred allele doses: PLINK's allelic interaction
+        risk = 0.5 + 0.3 * (g[planted[0]] - 1) * (g[planted[1]] - 1)
+    else:            # parity
+        risk = np.where(g[planted].sum(axis=0) % 2 == 1, 0.8, 0.2)
+    y = (rng.random(n) < risk).astype(np.int8)
     keep = np.argsort(-y, kind="stable")                  # cases first
     return g[:, keep], y[keep], [int(i) for i in planted]
 

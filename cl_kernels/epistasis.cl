@@ -45,8 +45,8 @@
 /* 64-bit words: one popcount per 64 samples (the host pads each vector to 64 bits). */
 typedef ulong word_t;
 
-/* popcount of a word. EPI_BUILTIN_POPCOUNT (clang-based CPU compilers whose OpenCL popcount is
- * an out-of-line library call, pocl): the compiler's builtin, one instruction in line. */
+/* popcount of a word. EPI_BUILTIN_POPCOUNT (the clang-based CPU compilers, pocl's, whose OpenCL
+ * popcount is an out-of-line library call, and Intel's): the compiler's builtin, in line. */
 #ifdef EPI_BUILTIN_POPCOUNT
 #define EPI_POPC(x) ((uint)__builtin_popcountl(x))
 #else

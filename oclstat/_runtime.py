@@ -179,10 +179,11 @@ CPU_PREFERENCE = ("intel(r) opencl", "portable computing language")
 #: Workloads whose measured order of CPU implementations differs from :data:`CPU_PREFERENCE`
 #: (benchmarks/RESULTS.md, "Default CPU implementation per workload"): pocl's compiler
 #: vectorises the loops inside one work-item (the in-cache LDLᵀ of small matrices, Green's
-#: programme), which Intel's runs across work-items instead.
+#: programme, the epistasis search's word loops), which Intel's runs across work-items.
 CPU_PREFERENCE_BY_WORKLOAD = {
     "ldl": ("portable computing language", "intel(r) opencl"),
     "permutation": ("portable computing language", "intel(r) opencl"),
+    "epistasis": ("portable computing language", "intel(r) opencl"),
 }
 #: Common names of implementations: each matches a platform-name substring (or a type).
 ALIASES = {
@@ -561,10 +562,13 @@ class Runtime:
         return self.info.type == "CPU"
 
     @property
-    def popcount_is_a_call(self) -> bool:
-        """Whether this implementation compiles OpenCL's ``popcount`` to an out-of-line
-        library call (pocl's CPU device does); kernels then use the compiler's builtin."""
-        return self.is_cpu and "portable computing language" in self.info.platform.lower()
+    def builtin_popcount(self) -> bool:
+        """Whether kernels count bits with the compiler's ``__builtin_popcountl`` rather than
+        OpenCL's ``popcount``: on the clang-based CPU implementations, where ``popcount`` is
+        an out-of-line library call (pocl) or compiles to slower code (Intel's)."""
+        platform = self.info.platform.lower()
+        return self.is_cpu and ("portable computing language" in platform
+                                or "intel(r) opencl" in platform)
 
     @property
     def gpu_schedule(self) -> bool:

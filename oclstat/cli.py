@@ -29,7 +29,7 @@ from pathlib import Path
 import numpy as np
 
 from . import __version__
-from ._runtime import NoDeviceError, devices, get_runtime
+from ._runtime import NoDeviceError, devices, get_runtime, runtime_for
 from ._tables import open_text, read_table
 from ._vocabulary import python_to_cli
 
@@ -235,7 +235,8 @@ def _cmd_permtest(args) -> int:
           f"{'windows ' + str(args.windows) if args.windows else 'integer scores'}, "
           f"{args.alternative}{rule}"
           f"{', mid-P' if args.mid_p else ''}: {int((q < 0.05).sum())} with BH q < 0.05; "
-          f"{'Dask' if client else _label(device)}, {elapsed:.2f} s", file=sys.stderr)
+          f"{'Dask' if client else _label(device, 'permutation')}, {elapsed:.2f} s",
+          file=sys.stderr)
     return 0
 
 
@@ -558,11 +559,12 @@ def _device(args, several: bool = False):
     return items
 
 
-def _label(device) -> str:
-    """The device(s) a command ran on, for its summary line."""
+def _label(device, workload: str | None = None) -> str:
+    """The device(s) a command ran on, for its summary line (``workload``: the capability's
+    default CPU implementation, see runtime_for)."""
     if isinstance(device, list):
         return ", ".join(get_runtime(d).info.label for d in device)
-    return get_runtime(device).info.label
+    return runtime_for(device, workload).info.label
 
 
 def _client(address):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import warnings
 
 from .._deprecation import renamed
-from .._runtime import get_runtime
+from .._runtime import get_runtime, runtime_for
 from .._scale import run
 from . import tasks
 from .cuda import available, search_tensor_cores
@@ -138,5 +138,5 @@ def epistasis(genotypes, phenotype=None, *, order: int = 4, score: str = "k2", t
         results = run(client, tasks.plan(search, shared), progress=progress,
                       desc="epistasis tasks")
         return EpistasisResult.of(search, tasks.merge(search, results), "tasks")
-    runtimes = runtimes or [get_runtime(None)]
+    runtimes = runtimes or [runtime_for(None, "epistasis")]
     return EpistasisResult.of(search, run_search(search, runtimes, progress=progress), "opencl")

@@ -97,7 +97,7 @@ class Search:
     def defines(self, gpu_schedule: bool = False, builtin_popcount: bool = False) -> dict:
         """Build defines of epistasis.cl for this search in the given schedule (CPU: one
         work-item per SIMD lane's worth of scalar code; ``builtin_popcount`` where OpenCL's
-        popcount is a library call, see Runtime.popcount_is_a_call)."""
+        see Runtime.builtin_popcount)."""
         out = {"ORDER": self.order, "SCORE": SCORES.index(self.score)}
         if gpu_schedule:
             out["EPI_CELL_OUTER"] = 1
