@@ -29,8 +29,10 @@
  *       suffix's own table; then for each s[0] every cell is a run over the words with two
  *       counters in registers, popcount(cell & s[0]'s genotype 0) and (& genotype 1), and the
  *       genotype-2 cell follows by subtraction: two AND + popcount per suffix cell and word,
- *       and no AND for the suffix's cells after the first s[0]. (Order 2 needs no scratch:
- *       the suffix cells are s[1]'s own vectors.)
+ *       and no AND for the suffix's cells after the first s[0]. Order 2 needs no scratch (the
+ *       suffix cells are s[1]'s own vectors) and counts only the four cells where neither SNP
+ *       has genotype 2; the other five follow from the SNPs' own genotype counts
+ *       (`counts[(s * 2 + c) * 3 + v]`, from the host).
  *
  * Scores at or below `threshold` (lower is better) are appended to the candidate list (atomic
  * counter); the host keeps the running top-k and lowers the threshold between launches.
@@ -174,13 +176,17 @@ __kernel EPI_KERNEL_ATTR void epistasis_search(__global const word_t *bits, cons
                          const uint per_item, __global const epi_long *lf,
                          __global const epi_long *nln, const epi_long threshold,
                          __global uint *count, __global epi_long *cand_score,
-                         __global ushort *cand_snps, const uint cap, __global word_t *scratch)
+                         __global ushort *cand_snps, const uint cap, __global word_t *scratch,
+                         __global const uint *counts)
 {
     const ulong first = (ulong)get_global_id(0) * per_item;
     if (first >= n_ranks) return;
     ulong left = min((ulong)per_item, n_ranks - first);
     uint s[ORDER];
     epi_unrank(rank0 + first, n_snps, s);
+#if !defined(NO_MISSING) || ORDER > 2
+    (void)counts;
+#endif
 #ifdef EPI_CELL_OUTER
     for (; left > 0ul; left--) {
         epi_candidate(epi_combination_score(bits, n_words, s, lf, nln), threshold, s, count,
@@ -222,6 +228,23 @@ __kernel EPI_KERNEL_ATTR void epistasis_search(__global const word_t *bits, cons
         for (uint c = 0u; c < 2u; c++) {
             __global const word_t *z0 = bits + (ulong)(s[0] * 2u + c) * 3u * n_words;
             __global const word_t *z1 = z0 + n_words;
+#if ORDER == 2
+            /* cell 3 q + v: s[1] has genotype q, s[0] genotype v */
+            for (uint q = 0u; q < 2u; q++) {
+                __global const word_t *m = cells + (c * NP + q) * n_words;
+                uint a = 0u, b = 0u;
+                for (uint w = 0u; w < n_words; w++) {
+                    a += EPI_POPC(m[w] & z0[w]);
+                    b += EPI_POPC(m[w] & z1[w]);
+                }
+                cnt[c][3u * q] = a;
+                cnt[c][3u * q + 1u] = b;
+                cnt[c][3u * q + 2u] = ptab[c][q] - a - b;
+            }
+            __global const uint *own = counts + (s[0] * 2u + c) * 3u;
+            for (uint v = 0u; v < 2u; v++) cnt[c][6u + v] = own[v] - cnt[c][v] - cnt[c][3u + v];
+            cnt[c][8u] = ptab[c][2] - cnt[c][6] - cnt[c][7];
+#else
             for (uint q = 0u; q < NP; q++) {
                 __global const word_t *m = cells + (c * NP + q) * n_words;
                 uint a = 0u, b = 0u;
@@ -233,6 +256,7 @@ __kernel EPI_KERNEL_ATTR void epistasis_search(__global const word_t *bits, cons
                 cnt[c][3u * q + 1u] = b;
                 cnt[c][3u * q + 2u] = ptab[c][q] - a - b;
             }
+#endif
         }
         epi_candidate(epi_score(cnt, lf, nln), threshold, s, count, cand_score, cand_snps, cap);
         fresh = epi_next(s) > 0u;

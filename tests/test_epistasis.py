@@ -182,6 +182,18 @@ def test_suffix_cell_cache_over_many_items_and_launches(rt, monkeypatch, k, scra
     assert got == dict(zip(map(tuple, combos.tolist()), want.tolist(), strict=True))
 
 
+def test_genotype_counts_equal_numpy_counts(monkeypatch):
+    rng = np.random.default_rng(3)
+    g = rng.integers(0, 3, size=(7, 300))
+    y = rng.integers(0, 2, size=300)
+    want = np.array([[[((g[s] == v) & (y == c)).sum() for v in range(3)] for c in (0, 1)]
+                     for s in range(7)])
+    bits, _ = epi_scores.encode_bits(g, y)
+    assert np.array_equal(epi_scores.genotype_counts(bits), want)
+    monkeypatch.delattr(np, "bitwise_count", raising=False)      # numpy < 2: unpacked bits
+    assert np.array_equal(epi_scores.genotype_counts(bits), want)
+
+
 def test_results_do_not_depend_on_chunks(rt, monkeypatch):
     g, y = planted_quad(seed=2, m=18, n=500, quad=(1, 5, 9, 13))
     a = oclstat.epistasis(g, y, order=3, top=25, device=[rt])

@@ -11,7 +11,7 @@ import numpy as np
 
 from .._progress import Progress
 from .plan import _NO_LIMIT, PER_ITEM_CPU, PER_ITEM_GPU, Search, _Best, _chunk, rank_ranges
-from .scores import score_tables
+from .scores import genotype_counts, score_tables
 
 
 class Candidates:
@@ -60,6 +60,7 @@ def _run_device(rt, search: Search, ranges, chunk: int, best: _Best, lock, bar):
     sets = [Candidates(rt, chunk, search.order) for _ in range(2)]   # chunk: largest range
     words = _scratch_words(rt, search)
     scratch = rt.empty(max(8, -(-chunk // per_item) * words * 8))
+    counts = rt.to_device(genotype_counts(search.bits), writable=False)
     pending = None
 
     def collect(item):
@@ -86,7 +87,7 @@ def _run_device(rt, search: Search, ranges, chunk: int, best: _Best, lock, bar):
         event = rt.launch(kernel, -(-n // per_item), bits, np.uint32(search.n_words),
                           np.uint32(search.n_snps), np.uint64(rank0), np.uint64(n),
                           np.uint32(per_item), lf_b, nln_b, np.int64(thr), cands.count,
-                          cands.scores, cands.snps, np.uint32(cands.cap), scratch)
+                          cands.scores, cands.snps, np.uint32(cands.cap), scratch, counts)
         if pending is not None:
             collect(pending)
         pending = (event, cands, n)

@@ -19,13 +19,30 @@ def encode_bits(g: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, int]:
     n_words = max(-(-len(ix) // 64) for ix in groups)
     out = np.zeros((g.shape[0], 2, 3, n_words), dtype=np.uint64)
     for c, ix in enumerate(groups):
-        sub = g[:, ix]
+        contiguous = len(ix) and ix[-1] - ix[0] + 1 == len(ix)
+        sub = g[:, ix[0]:ix[-1] + 1] if contiguous else g[:, ix]   # a view when it can
         for v in range(3):
             packed = np.packbits(sub == v, axis=1, bitorder="little")
             pad = n_words * 8 - packed.shape[1]
             packed = np.ascontiguousarray(np.pad(packed, ((0, 0), (0, pad))))
             out[:, c, v, :] = packed.view("<u8")
     return out, n_words
+
+
+def genotype_counts(bits: np.ndarray) -> np.ndarray:
+    """Per SNP, class and genotype, the number of samples: the popcounts of the bit vectors
+    of :func:`encode_bits`, (n_snps, 2, 3) uint32.
+
+    >>> g = np.array([[0, 1, 2, 2]]); y = np.array([1, 0, 1, 1])
+    >>> genotype_counts(encode_bits(g, y)[0])[0].tolist()
+    [[0, 1, 0], [1, 0, 2]]
+    """
+    if hasattr(np, "bitwise_count"):
+        return np.bitwise_count(bits).sum(axis=-1, dtype=np.uint32)
+    out = np.empty(bits.shape[:3], dtype=np.uint32)
+    for s in range(len(bits)):           # a SNP at a time: unpacked bits stay small
+        out[s] = np.unpackbits(bits[s].view(np.uint8), axis=-1).sum(axis=-1)
+    return out
 
 
 def contingency_tables(genotypes, phenotype, combos) -> np.ndarray:

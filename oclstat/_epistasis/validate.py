@@ -12,7 +12,7 @@ LAYOUTS = ("snp-major", "sample-major")
 
 
 def _inputs(genotypes, phenotype, snps, layout="snp-major"):
-    """Genotypes (SNPs x samples int16), phenotype, SNP names and index map, with labelled
+    """Genotypes (SNPs x samples int8), phenotype, SNP names and index map, with labelled
     inputs aligned by label (oclstat._labels)."""
     import pandas as pd
 
@@ -52,12 +52,11 @@ def _inputs(genotypes, phenotype, snps, layout="snp-major"):
             raise ValueError(f"genotypes: SNP {s_}, sample {n_} is {g[s_, n_]!r}; genotypes "
                              "are 0, 1, 2 or missing (NaN or -1)")
         g = np.where(np.isnan(g), -1, g)
-    bad = (g < -1) | (g > 2)
-    g = np.where(bad, 3, g).astype(np.int16)
-    if bad.any():
-        s, n = (int(v[0]) for v in np.nonzero(bad))
+    if g.size and (g.min() < -1 or g.max() > 2):
+        s, n = (int(v[0]) for v in np.nonzero((g < -1) | (g > 2)))
         raise ValueError(f"genotypes must be 0, 1, 2 or -1 (missing); SNP {s}, sample {n} is "
                          f"{float(np.asarray(genotypes)[s, n]):g}")
+    g = g.astype(np.int8, copy=False)     # -1 .. 2 (no copy for PLINK's int8 genotypes)
     if phenotype is None:
         raise ValueError("phenotype is required (one 0/1 value per sample)")
     y = aligned(phenotype, samples, "phenotype", "the genotypes' samples")
@@ -75,7 +74,9 @@ def _inputs(genotypes, phenotype, snps, layout="snp-major"):
         raise ValueError(f"phenotype must be 1 (case), 0 (control) or -1 (missing); sample "
                          f"{int(np.flatnonzero(bad_y)[0])} is {y[bad_y][0]!r}")
     keep = y >= 0
-    g, y = g[:, keep], y[keep].astype(np.int8)
+    if not keep.all():
+        g, y = g[:, keep], y[keep]
+    y = y.astype(np.int8)
     n_case, n_ctrl = int((y == 1).sum()), int((y == 0).sum())
     if n_case == 0 or n_ctrl == 0:
         raise ValueError(f"phenotype needs cases and controls; got {n_case} cases and "

@@ -1,7 +1,10 @@
-"""Matérn covariance, blocked LDLᵀ and L·w(D)·Z on an OpenCL device (cl_kernels/fields.cl), in
-the CPU schedule (outer-product trailing update) or the GPU one (tiles)."""
+"""Matérn covariance, batched LDLᵀ and L·w(D)·Z on an OpenCL device (cl_kernels/fields.cl): in
+the CPU schedule small matrices whole, one per work-item, larger ones blocked with an
+outer-product trailing update; in the GPU schedule blocked with tiles."""
 
 from __future__ import annotations
+
+import os
 
 import numpy as np
 
@@ -89,8 +92,6 @@ def _ldl_on_device(rt, buf, n, n_mat, dt, defines, n_check=None):
 def _factor_whole(rt, n: int) -> bool:
     """Whether ``n x n`` matrices are factored whole, one per work-item (CPUs, small n; the
     environment variable OCLSTAT_LDL_WHOLE=0 turns it off, to compare the schedules)."""
-    import os
-
     return (not rt.gpu_schedule and n <= WHOLE_MAX
             and os.environ.get("OCLSTAT_LDL_WHOLE", "1") != "0")
 
