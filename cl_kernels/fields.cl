@@ -193,8 +193,8 @@ __kernel void fields_ldl_finalize(__global REAL *a, __global const REAL *dg, con
 /* LDL^T of matrix b in place, finalized as ldl_finalize's mode (0: unit L, 1: L sqrt(D)).
  * Right-looking on the upper triangle (U = L^T, so a column of L is a contiguous row of U):
  * at step k, row k of U is the pivot row scaled by 1 / D[k], and every later row i is updated
- * by a contiguous axpy, A[i, i..] -= A[k, i] U[k, i..], which compilers vectorise; two pivots
- * per sweep (rank-2 updates), so each row is read and written once per two steps. Then L is
+ * by a contiguous axpy, A[i, i..] -= A[k, i] U[k, i..], which compilers vectorise; four pivots
+ * per sweep (rank-4 updates), so each row is read and written once per four steps. Then L is
  * written below the diagonal as U's transpose. */
 #define REAL4_NAME_(r) r##4
 #define REAL4_NAME(r) REAL4_NAME_(r)
@@ -212,34 +212,33 @@ void fields_ldl_whole(__global const REAL *src, __global REAL *a, __global REAL 
     for (uint i = 0; i < n; i++)          /* the upper triangle of the input, into the output */
         for (uint j = i; j < n; j++) m[(ulong)i * n + j] = in[(ulong)i * n + j];
     __global REAL *dd = dg + (ulong)b * n;
-    REAL w0[WHOLE_MAX], w1[WHOLE_MAX];    /* pivot rows k, k + 1 before scaling */
+    REAL w[4][WHOLE_MAX];                 /* pivot rows k .. k + 3 before scaling */
     int first_bad = -1;
-    for (uint k = 0; k < n; k += 2) {     /* two pivots per sweep: a rank-2 update */
-        __global REAL *r0 = m + (ulong)k * n;
-        const REAL d0 = r0[k];
-        dd[k] = d0;
-        if (k < n_check && !(d0 > (REAL)0) && first_bad < 0) first_bad = (int)k;
-        const REAL inv0 = (REAL)1 / d0;
-        for (uint j = k + 1; j < n; j++) {
-            w0[j] = r0[j];
-            r0[j] = w0[j] * inv0;
+    for (uint k = 0; k < n; k += 4) {     /* four pivots per sweep: a rank-4 update */
+        const uint r = min(4u, n - k);
+        for (uint t = 0; t < r; t++) {    /* pivot row k + t, updated by the group's earlier */
+            __global REAL *rt = m + (ulong)(k + t) * n;
+            for (uint p = 0; p < t; p++) {
+                __global const REAL *up = m + (ulong)(k + p) * n;
+                const REAL f = w[p][k + t];
+                for (uint j = k + t; j < n; j++) rt[j] -= f * up[j];
+            }
+            const REAL d = rt[k + t];
+            dd[k + t] = d;
+            if (k + t < n_check && !(d > (REAL)0) && first_bad < 0) first_bad = (int)(k + t);
+            const REAL inv = (REAL)1 / d;
+            for (uint j = k + t + 1; j < n; j++) {
+                w[t][j] = rt[j];
+                rt[j] = w[t][j] * inv;
+            }
         }
-        if (k + 1 == n) break;
-        __global REAL *r1 = m + (ulong)(k + 1) * n;
-        const REAL g = w0[k + 1];
-        for (uint j = k + 1; j < n; j++) r1[j] -= g * r0[j];
-        const REAL d1 = r1[k + 1];
-        dd[k + 1] = d1;
-        if (k + 1 < n_check && !(d1 > (REAL)0) && first_bad < 0) first_bad = (int)(k + 1);
-        const REAL inv1 = (REAL)1 / d1;
-        for (uint j = k + 2; j < n; j++) {
-            w1[j] = r1[j];
-            r1[j] = w1[j] * inv1;
-        }
-        for (uint i = k + 2; i < n; i++) {
+        if (r < 4u) break;                /* the last rows were all pivots */
+        __global const REAL *u0 = m + (ulong)k * n, *u1 = u0 + n, *u2 = u1 + n, *u3 = u2 + n;
+        for (uint i = k + 4; i < n; i++) {
             __global REAL *ri = m + (ulong)i * n;
-            const REAL f0 = w0[i], f1 = w1[i];
-            for (uint j = i; j < n; j++) ri[j] = (ri[j] - f0 * r0[j]) - f1 * r1[j];
+            const REAL f0 = w[0][i], f1 = w[1][i], f2 = w[2][i], f3 = w[3][i];
+            for (uint j = i; j < n; j++)
+                ri[j] = (((ri[j] - f0 * u0[j]) - f1 * u1[j]) - f2 * u2[j]) - f3 * u3[j];
         }
     }
     bad[b] = first_bad;
