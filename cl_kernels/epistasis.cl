@@ -228,9 +228,9 @@ __kernel EPI_KERNEL_ATTR void epistasis_search(__global const word_t *bits, cons
         for (uint c = 0u; c < 2u; c++) {
             __global const word_t *z0 = bits + (ulong)(s[0] * 2u + c) * 3u * n_words;
             __global const word_t *z1 = z0 + n_words;
-#if ORDER == 2
-            /* cell 3 q + v: s[1] has genotype q, s[0] genotype v */
-            for (uint q = 0u; q < 2u; q++) {
+            /* cell 3 q + v: the suffix has cell q, s[0] genotype v; the suffix cells counted
+             * (order 2: those where s[1] has genotype 0 or 1) */
+            for (uint q = 0u; q < (ORDER == 2 ? 2u : NP); q++) {
                 __global const word_t *m = cells + (c * NP + q) * n_words;
                 uint a = 0u, b = 0u;
                 for (uint w = 0u; w < n_words; w++) {
@@ -241,21 +241,10 @@ __kernel EPI_KERNEL_ATTR void epistasis_search(__global const word_t *bits, cons
                 cnt[c][3u * q + 1u] = b;
                 cnt[c][3u * q + 2u] = ptab[c][q] - a - b;
             }
+#if ORDER == 2
             __global const uint *own = counts + (s[0] * 2u + c) * 3u;
             for (uint v = 0u; v < 2u; v++) cnt[c][6u + v] = own[v] - cnt[c][v] - cnt[c][3u + v];
             cnt[c][8u] = ptab[c][2] - cnt[c][6] - cnt[c][7];
-#else
-            for (uint q = 0u; q < NP; q++) {
-                __global const word_t *m = cells + (c * NP + q) * n_words;
-                uint a = 0u, b = 0u;
-                for (uint w = 0u; w < n_words; w++) {
-                    a += EPI_POPC(m[w] & z0[w]);
-                    b += EPI_POPC(m[w] & z1[w]);
-                }
-                cnt[c][3u * q] = a;
-                cnt[c][3u * q + 1u] = b;
-                cnt[c][3u * q + 2u] = ptab[c][q] - a - b;
-            }
 #endif
         }
         epi_candidate(epi_score(cnt, lf, nln), threshold, s, count, cand_score, cand_snps, cap);
