@@ -43,6 +43,7 @@
  * (CPU compilers, below).
  */
 #include "oclstat/epistasis_cells.clh" /* epi_acc, epi_candidate */
+#include <oclstat/cpu.clh>
 
 /* 64-bit words: one popcount per 64 samples (the host pads each vector to 64 bits). */
 typedef ulong word_t;
@@ -55,11 +56,11 @@ typedef ulong word_t;
 #define EPI_POPC(x) ((uint)popcount(x))
 #endif
 
-/* EPI_ONE_ITEM_PER_LANE: ask a CPU compiler that packs work-items into SIMD lanes (Intel's)
- * not to, through a vector vec_type_hint: each work-item's words go through the scalar
- * POPCNT unit instead of an emulated vector popcount over gathered words. */
+/* EPI_ONE_ITEM_PER_LANE (CPU schedule): one combination per work-item, its words through the
+ * scalar POPCNT unit, not lanes of work-items with gathered words and an emulated vector
+ * popcount (oclstat/cpu.clh). */
 #ifdef EPI_ONE_ITEM_PER_LANE
-#define EPI_KERNEL_ATTR __attribute__((vec_type_hint(ulong4)))
+#define EPI_KERNEL_ATTR OCLSTAT_ONE_ITEM_PER_LANE(ulong4)
 #else
 #define EPI_KERNEL_ATTR
 #endif

@@ -30,11 +30,13 @@
  */
 #include <oclstat/real.clh>
 
+#include <oclstat/cpu.clh>
 #include <oclstat/matern.clh>
 
-#define REAL8_NAME_(r) r##8
-#define REAL8_NAME(r) REAL8_NAME_(r)
-#define REAL8 REAL8_NAME(REAL)
+#define REAL_N_(r, n) r##n
+#define REAL_N(r, n) REAL_N_(r, n)
+#define REAL4 REAL_N(REAL, 4)
+#define REAL8 REAL_N(REAL, 8)
 
 /* consts[p * 9 + .], cheb[p * MATERN_TABLE + .]: oclstat/matern.clh's (REAL: no fp64 needed in
  * float). */
@@ -196,11 +198,7 @@ __kernel void fields_ldl_finalize(__global REAL *a, __global const REAL *dg, con
  * by a contiguous axpy, A[i, i..] -= A[k, i] U[k, i..], which compilers vectorise; four pivots
  * per sweep (rank-4 updates), so each row is read and written once per four steps. Then L is
  * written below the diagonal as U's transpose. */
-#define REAL4_NAME_(r) r##4
-#define REAL4_NAME(r) REAL4_NAME_(r)
-/* vec_type_hint of a vector type: Intel's compiler then keeps one matrix per work-item instead
- * of packing the work-items of neighbouring matrices into SIMD lanes (gathers n^2 apart). */
-__kernel __attribute__((vec_type_hint(REAL4_NAME(REAL))))
+__kernel OCLSTAT_ONE_ITEM_PER_LANE(REAL4)     /* one matrix per work-item (oclstat/cpu.clh) */
 void fields_ldl_whole(__global const REAL *src, __global REAL *a, __global REAL *dg,
                       const uint n, const uint n_mat, __global int *bad, const uint n_check,
                       const int mode)
@@ -217,19 +215,19 @@ void fields_ldl_whole(__global const REAL *src, __global REAL *a, __global REAL 
     for (uint k = 0; k < n; k += 4) {     /* four pivots per sweep: a rank-4 update */
         const uint r = min(4u, n - k);
         for (uint t = 0; t < r; t++) {    /* pivot row k + t, updated by the group's earlier */
-            __global REAL *rt = m + (ulong)(k + t) * n;
+            __global REAL *piv = m + (ulong)(k + t) * n;
             for (uint p = 0; p < t; p++) {
                 __global const REAL *up = m + (ulong)(k + p) * n;
                 const REAL f = w[p][k + t];
-                for (uint j = k + t; j < n; j++) rt[j] -= f * up[j];
+                for (uint j = k + t; j < n; j++) piv[j] -= f * up[j];
             }
-            const REAL d = rt[k + t];
+            const REAL d = piv[k + t];
             dd[k + t] = d;
             if (k + t < n_check && !(d > (REAL)0) && first_bad < 0) first_bad = (int)(k + t);
             const REAL inv = (REAL)1 / d;
             for (uint j = k + t + 1; j < n; j++) {
-                w[t][j] = rt[j];
-                rt[j] = w[t][j] * inv;
+                w[t][j] = piv[j];
+                piv[j] = w[t][j] * inv;
             }
         }
         if (r < 4u) break;                /* the last rows were all pivots */

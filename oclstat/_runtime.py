@@ -168,7 +168,8 @@ class KernelBuildWarning(UserWarning):
 
 _WARNING_LINE = re.compile(r"\bwarning\b", re.I)
 #: Warnings that report what a kernel asked for: Intel's compiler notes that it did not pack
-#: work-items into SIMD lanes for a kernel whose vec_type_hint asks it not to (fields.cl).
+#: work-items into SIMD lanes for a kernel whose vec_type_hint asks it not to
+#: (OCLSTAT_ONE_ITEM_PER_LANE, oclstat/cpu.clh).
 _EXPECTED_WARNING = re.compile(r"can't be vectorized due to unsupported vec type hint", re.I)
 
 #: Platforms that simulate a device (never chosen unless named).
@@ -177,7 +178,7 @@ SIMULATORS = ("oclgrind",)
 #: benchmarks/bench_implementations.py); the default CPU device is the first one present.
 CPU_PREFERENCE = ("intel(r) opencl", "portable computing language")
 #: Workloads whose measured order of CPU implementations differs from :data:`CPU_PREFERENCE`
-#: (benchmarks/RESULTS.md, "Default CPU implementation per workload"): pocl's compiler
+#: (benchmarks/RESULTS.md, "Issue 17: the fastest on the CPU"): pocl's compiler
 #: vectorises the loops inside one work-item (the in-cache LDLᵀ of small matrices, Green's
 #: programme, the epistasis search's word loops), which Intel's runs across work-items.
 CPU_PREFERENCE_BY_WORKLOAD = {
@@ -757,13 +758,11 @@ class Runtime:
             return self._transfer_queue
 
     @contextlib.contextmanager
-    def writing_into(self, host: np.ndarray, scratch=None, *, update: bool = False):
+    def writing_into(self, host: np.ndarray, scratch=None):
         """A buffer for a kernel to fill whose contents are in ``host`` when the block exits.
 
         On CPU devices the buffer *is* ``host`` (``USE_HOST_PTR``, synchronised by a map): no
         copy. On GPUs it is ``scratch`` (if large enough) or a new buffer, copied back at exit.
-        With ``update=True`` the buffer starts with ``host``'s contents (a kernel working in
-        place: on GPUs they are copied there first).
         """
         if host.nbytes == 0:
             yield scratch if scratch is not None else self.empty(1)
@@ -772,8 +771,7 @@ class Runtime:
             raise ValueError("writing_into needs a C-contiguous host array")
         if self.is_cpu:
             mf = cl.mem_flags
-            access = mf.READ_WRITE if update else mf.WRITE_ONLY
-            buf = cl.Buffer(self.context, access | mf.USE_HOST_PTR, hostbuf=host)
+            buf = cl.Buffer(self.context, mf.WRITE_ONLY | mf.USE_HOST_PTR, hostbuf=host)
             yield buf
             mapped, _ = cl.enqueue_map_buffer(
                 self.queue, buf, cl.map_flags.READ, 0, host.shape, host.dtype, is_blocking=True
@@ -784,8 +782,6 @@ class Runtime:
             buf = scratch if scratch is not None and scratch.size >= host.nbytes else None
             if buf is None:
                 buf = self.empty(host.nbytes)
-            if update:
-                cl.enqueue_copy(self.queue, buf, host)
             yield buf
             self.read(buf, host)
 

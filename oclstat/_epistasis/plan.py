@@ -96,8 +96,8 @@ class Search:
 
     def defines(self, gpu_schedule: bool = False, builtin_popcount: bool = False) -> dict:
         """Build defines of epistasis.cl for this search in the given schedule (CPU: one
-        work-item per SIMD lane's worth of scalar code; ``builtin_popcount`` where OpenCL's
-        see Runtime.builtin_popcount)."""
+        work-item per lane of scalar code) and with the compiler's builtin popcount where
+        ``builtin_popcount`` (see Runtime.builtin_popcount)."""
         out = {"ORDER": self.order, "SCORE": SCORES.index(self.score)}
         if gpu_schedule:
             out["EPI_CELL_OUTER"] = 1
