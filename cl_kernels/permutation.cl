@@ -22,9 +22,11 @@
  *
  *   permutation_step     GPUs: one launch per step i for every feature of the batch; work-item g
  *                  handles feature g / width and sum s = g % width (two buffers, old and new).
- *   permutation_feature  CPUs: one work-item runs the whole programme of one feature in place
- *                  (rows j from high to low, so row j - 1 still holds step i - 1 when row j
- *                  reads it); the loop over s is contiguous and vectorises.
+ *   permutation_feature  CPUs: one work-item runs the whole programme of one feature in place,
+ *                  several steps per sweep down its rows (rows j from high to low, so the rows
+ *                  below still hold the older step when row j reads them; the rows between
+ *                  steps in a small ring), so the table goes through the cache once per sweep;
+ *                  the loops over s are contiguous and vectorise.
  *
  * Build defines: REAL=double, or REAL=float with GREEN_WIDE on a device without fp64: then each
  * entry is a float2 (m, e) worth m 2^e, the exponent an integer held in a float, so the range
@@ -129,31 +131,91 @@ __kernel void permutation_step(GREEN_PARTS(o), GREEN_PARTS(w), const uint per_pa
     }
 }
 
-__kernel void permutation_feature(GREEN_PARTS(p), const uint per_part, __global const uint *scores,
-                            __global const uint *csum, const uint n, const uint k,
-                            const ulong row_len, const ulong n_features)
+/* A row of the programme as the CPU schedule reads it: its entries and the sums [lo, hi] where
+ * they may be non-zero (outside: zero, whatever memory holds there). */
+typedef struct { __global const P_T *at; long lo, hi; } green_span;
+
+/* Row j after step i, from the sums a j-subset of the first i scores can have. */
+inline green_span green_span_of(__global const P_T *at, __global const uint *cs, const uint i,
+                                const uint j)
+{
+    green_span r = {at, (long)cs[j], (long)cs[j] - 1};     /* empty */
+    if (j <= i) r.hi = (long)cs[i] - (long)cs[i - j];
+    return r;
+}
+
+/* Row j of step i into out[lo..hi] from row j (same) and row j - 1 (shifted) of step i - 1:
+ * the same arithmetic as permutation_step, with the zeros outside each row's sums made
+ * explicit, so the source rows may be buffers that hold other rows' numbers there. The sums
+ * where the shifted row lands end at hi (the largest sum grows by exactly z) and begin at its
+ * lo + z >= lo (z is at least the j-th smallest score). */
+inline void green_fill_row(__global P_T *out, const green_span same, const green_span shifted,
+                           const uint i, const uint j, const uint z, const long lo,
+                           const long hi)
+{
+    REAL stay, join;
+    green_weights(i, j, &stay, &join);
+    const long from = shifted.lo + (long)z;                 /* first sum the shift reaches */
+    for (long s = lo; s <= min(same.hi, from - 1); s++)
+        out[s] = green_mix(stay, join, same.at[s], P_ZERO);
+    for (long s = same.hi + 1; s < from; s++) out[s] = P_ZERO;
+    for (long s = from; s <= same.hi; s++)
+        out[s] = green_mix(stay, join, same.at[s], shifted.at[s - z]);
+    for (long s = max(same.hi + 1, from); s <= hi; s++)
+        out[s] = green_mix(stay, join, P_ZERO, shifted.at[s - z]);
+}
+
+/* The CPU schedule: work-item f runs feature f's whole programme, `levels` steps per sweep over
+ * its rows. A sweep over steps i0 + 1 .. i0 + depth goes down the rows once: at iteration t,
+ * level l (step i0 + l) computes its row t + l - 1 from level l - 1's rows t + l - 1 (made at
+ * iteration t + 1) and t + l - 2 (made just before); level 0 is the table as step i0 left it,
+ * the last level writes the table in place (rows that no level below still reads), the levels
+ * between keep their two newest rows in `ring` (two rows per level per feature). The table is
+ * read and written once per sweep instead of once per step; the arithmetic is that of
+ * permutation_step, so both schedules give the same bits. */
+__kernel void permutation_feature(GREEN_PARTS(p), const uint per_part, __global P_T *ring,
+                                  const uint levels, __global const uint *scores,
+                                  __global const uint *csum, const uint n, const uint k,
+                                  const ulong row_len, const ulong n_features)
 {
     const ulong f = get_global_id(0);
     if (f >= n_features) return;
     __global const uint *cs = csum + f * (n + 1);
+    __global P_T *own_ring = ring + f * 2ul * (levels - 1u) * row_len;
     for (uint j = 0; j <= k; j++) {
         __global P_T *row = GREEN_ROW(p, f, j);
         for (ulong s = 0; s < row_len; s++) row[s] = P_ZERO;
     }
     GREEN_ROW(p, f, 0u)[0] = P_ONE;
-    for (uint i = 1; i <= n; i++) {
-        const uint z = scores[f * n + (i - 1)];
-        const uint j_lo = max(green_first_row(n, i, k), 1u); /* row 0 never changes */
-        const uint j_hi = min(i, k);
-        for (uint j = j_hi; j >= j_lo; j--) {
-            REAL stay, join;
-            green_weights(i, j, &stay, &join);
-            __global P_T *row = GREEN_ROW(p, f, j);
-            __global const P_T *prev = GREEN_ROW(p, f, j - 1u);
-            const ulong lo = cs[j], hi = cs[i] - cs[i - j];
-            const ulong cut = clamp((ulong)z, lo, hi + 1); /* below it s - z < 0 */
-            for (ulong s = lo; s < cut; s++) row[s] = green_mix(stay, join, row[s], P_ZERO);
-            for (ulong s = cut; s <= hi; s++) row[s] = green_mix(stay, join, row[s], prev[s - z]);
+    const green_span row_zero = {GREEN_ROW(p, f, 0u), 0, 0}; /* never changes: P[0][0] = 1 */
+    for (uint i0 = 0; i0 < n; i0 += levels) {
+        const uint depth = min(levels, n - i0);
+        const long top = min(i0 + 1u, k);
+        const long bottom = (long)max(green_first_row(n, i0 + depth, k), 1u) - (depth - 1u);
+        for (long t = top; t >= bottom; t--) {
+            for (uint l = 1; l <= depth; l++) {
+                const uint i = i0 + l;
+                const long jl = t + (long)l - 1;
+                if (jl < (long)max(green_first_row(n, i, k), 1u) || jl > (long)min(i, k))
+                    continue;
+                const uint j = (uint)jl;
+                green_span same, shifted;
+                if (l == 1u) {
+                    same = green_span_of(GREEN_ROW(p, f, j), cs, i - 1u, j);
+                    shifted = j == 1u ? row_zero
+                                      : green_span_of(GREEN_ROW(p, f, j - 1u), cs, i - 1u, j - 1u);
+                } else {                                        /* level l - 1's ring */
+                    __global const P_T *lower = own_ring + 2ul * (l - 2u) * row_len;
+                    same = green_span_of(lower + (j & 1u) * row_len, cs, i - 1u, j);
+                    shifted = j == 1u ? row_zero
+                                      : green_span_of(lower + ((j - 1u) & 1u) * row_len, cs,
+                                                      i - 1u, j - 1u);
+                }
+                __global P_T *out = l == depth ? GREEN_ROW(p, f, j)
+                                               : own_ring + (2ul * (l - 1u) + (j & 1u)) * row_len;
+                green_fill_row(out, same, shifted, i, j, scores[f * n + (i - 1u)],
+                               (long)cs[j], (long)cs[i] - (long)cs[i - j]);
+            }
         }
     }
 }

@@ -73,6 +73,26 @@ def test_both_device_schedules_agree_with_enumeration(monkeypatch, schedule):
         assert res.pvalue[f] == pytest.approx(expected_p(ge, le, eq, "less", True), rel=1e-12)
 
 
+@pytest.mark.parametrize("fused", [1, 2, 3, 5, 200])
+def test_fused_steps_give_the_bits_of_the_step_schedule(rt, monkeypatch, fused):
+    """The CPU schedule's sweeps over several steps at once (rows between steps in a ring)
+    compute what the GPU schedule computes one step per launch, bit for bit: ties, zero
+    scores, x larger or smaller than y, a step count that the sweep size does not divide."""
+    rng = np.random.default_rng(31)
+    cases = [(rng.normal(size=(4, 9)), rng.normal(0.3, 1, size=(4, 14)), 16),
+             (rng.normal(size=(3, 25)), rng.normal(0.3, 1, size=(3, 6)), 32),
+             (rng.integers(0, 3, size=(3, 12)), rng.integers(0, 3, size=(3, 11)), 4),
+             (rng.normal(size=(2, 1)), rng.normal(size=(2, 4)), 8)]
+    for x, y, w in cases:
+        monkeypatch.setenv("OCLSTAT_SCHEDULE", "gpu")
+        want = oclstat.permutation_test(x, y, n_windows=w, return_null=True, device=rt)
+        monkeypatch.setenv("OCLSTAT_SCHEDULE", "cpu")
+        monkeypatch.setattr(permutation_plan, "_levels", lambda rt, n: min(fused, n))
+        got = oclstat.permutation_test(x, y, n_windows=w, return_null=True, device=rt)
+        np.testing.assert_array_equal(got.null_distribution, want.null_distribution)
+        np.testing.assert_array_equal(got.pvalue, want.pvalue)
+
+
 def test_one_feature_gives_scalars():
     res = oclstat.permutation_test([3, 5, 6, 9], [1, 2, 2, 4, 3], alternative="greater")
     assert isinstance(res.statistic, int) and isinstance(res.pvalue, float)

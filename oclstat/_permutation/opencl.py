@@ -24,48 +24,53 @@ def _null_batches(rt, scores: np.ndarray, k: int, plan: dict, progress):
         zero = np.array([0.0, -1e30], dtype=np.float32)
     options = () if rt.info.fp64 else ("-cl-fp32-correctly-rounded-divide-sqrt",)
     per_part, parts = plan["per_part"], plan["parts"]
-    with Progress(n_features, desc="permutation_test", enabled=progress) as bar:
-        for f0 in range(0, n_features, batch):
-            f1 = min(n_features, f0 + batch)
-            nf = f1 - f0
-            part_bytes = nf * per_part * row_len * 8
-            # n_buffers tables (old and new in the GPU schedule), each as four part arguments
-            # (unused parts: a 1-byte stand-in)
-            bufs = [[rt.empty(part_bytes) if q < parts else rt.empty(1) for q in range(4)]
-                    for _ in range(n_buffers)]
-            d_scores = rt.to_device(np.ascontiguousarray(scores[f0:f1], dtype=_U32), False)
-            d_csum = rt.to_device(np.ascontiguousarray(csum[f0:f1], dtype=_U32), False)
-            if plan["per_feature_schedule"]:  # zeroes its own buffer
-                kernel = rt.kernel("permutation.cl", "feature", defines, options)
-                rt.launch(kernel, nf, *bufs[0], _U32(per_part), d_scores, d_csum, _U32(n),
-                          _U32(k), _U64(row_len), _U64(nf), local_size=1)
-            else:
-                for table in bufs:
-                    for b in table[:parts]:
-                        rt.fill(b, zero, part_bytes)
-                k_start = rt.kernel("permutation.cl", "start", defines, options)
-                k_step = rt.kernel("permutation.cl", "step", defines, options)
-                rt.launch(k_start, nf, *bufs[0], _U32(per_part), _U64(nf), _U64(row_len))
-                for i in range(1, n + 1):
-                    width = int(smax[f0:f1, i].max()) + 1
-                    rt.launch(k_step, nf * width, *bufs[0], *bufs[1], _U32(per_part),
-                              d_scores, d_csum, _U32(n), _U32(i), _U32(k), _U64(row_len),
-                              _U64(nf), _U64(width))
-                    bufs.reverse()
-            last = rt.kernel("permutation.cl", "last_row", defines, options)
-            raw = np.empty((nf, row_len), dtype=entry)
-            with rt.writing_into(raw) as target:
-                rt.launch(last, nf * row_len, *bufs[0], _U32(per_part), target, _U32(k),
-                          _U64(row_len), _U64(nf))
-            for table in bufs:
-                for b in table:
-                    b.release()
-            bar.update(nf)
-            if raw.dtype != np.float64:
-                pairs = raw.view(np.float32).reshape(nf, row_len, 2)
-                exponent = np.clip(pairs[..., 1], -10_000, 10_000).astype(np.int64)
-                raw = np.ldexp(pairs[..., 0].astype(np.float64), exponent)
-            yield f0, raw
+    levels = plan["levels"]
+    part_bytes = min(batch, n_features) * per_part * row_len * 8
+    # n_buffers tables (old and new in the GPU schedule), each as four part arguments
+    # (unused parts: a 1-byte stand-in), and the CPU schedule's ring; reused by every batch
+    bufs = [[rt.empty(part_bytes) if q < parts else rt.empty(1) for q in range(4)]
+            for _ in range(n_buffers)]
+    ring = rt.empty(max(1, min(batch, n_features) * 2 * (levels - 1) * row_len * 8))
+    try:
+        with Progress(n_features, desc="permutation_test", enabled=progress) as bar:
+            for f0 in range(0, n_features, batch):
+                f1 = min(n_features, f0 + batch)
+                nf = f1 - f0
+                d_scores = rt.to_device(np.ascontiguousarray(scores[f0:f1], dtype=_U32), False)
+                d_csum = rt.to_device(np.ascontiguousarray(csum[f0:f1], dtype=_U32), False)
+                if plan["per_feature_schedule"]:  # zeroes its own buffer
+                    kernel = rt.kernel("permutation.cl", "feature", defines, options)
+                    rt.launch(kernel, nf, *bufs[0], _U32(per_part), ring, _U32(levels), d_scores,
+                              d_csum, _U32(n), _U32(k), _U64(row_len), _U64(nf), local_size=1)
+                else:
+                    for table in bufs:
+                        for b in table[:parts]:
+                            rt.fill(b, zero, nf * per_part * row_len * 8)
+                    k_start = rt.kernel("permutation.cl", "start", defines, options)
+                    k_step = rt.kernel("permutation.cl", "step", defines, options)
+                    rt.launch(k_start, nf, *bufs[0], _U32(per_part), _U64(nf), _U64(row_len))
+                    for i in range(1, n + 1):
+                        width = int(smax[f0:f1, i].max()) + 1
+                        rt.launch(k_step, nf * width, *bufs[0], *bufs[1], _U32(per_part),
+                                  d_scores, d_csum, _U32(n), _U32(i), _U32(k), _U64(row_len),
+                                  _U64(nf), _U64(width))
+                        bufs.reverse()
+                last = rt.kernel("permutation.cl", "last_row", defines, options)
+                raw = np.empty((nf, row_len), dtype=entry)
+                with rt.writing_into(raw) as target:
+                    rt.launch(last, nf * row_len, *bufs[0], _U32(per_part), target, _U32(k),
+                              _U64(row_len), _U64(nf))
+                bar.update(nf)
+                if raw.dtype != np.float64:
+                    pairs = raw.view(np.float32).reshape(nf, row_len, 2)
+                    exponent = np.clip(pairs[..., 1], -10_000, 10_000).astype(np.int64)
+                    raw = np.ldexp(pairs[..., 0].astype(np.float64), exponent)
+                yield f0, raw
+    finally:
+        for table in bufs:
+            for b in table:
+                b.release()
+        ring.release()
 
 
 def device_pvalues(rt, scores: np.ndarray, m: int, n: int, alternative: str, mid_p: bool,

@@ -18,6 +18,13 @@ _U64 = np.uint64
 MAX_SUM = 2**32 - 2
 #: Buffers one feature's programme may be spread over (when it exceeds one allocation).
 MAX_PARTS = GREEN_MAX_PARTS
+#: Steps of the programme the CPU schedule makes per sweep over a feature's rows (the table
+#: goes through the cache once per sweep; the rows between steps stay in cache).
+FUSED_STEPS = 3
+#: Features per compute unit in one launch of the CPU schedule (its buffers are reused from
+#: launch to launch: a table for every feature of a large batch would be gigabytes written
+#: once, where a core works on one feature at a time).
+CPU_FEATURES_PER_UNIT = 16
 
 
 
@@ -38,6 +45,8 @@ def _plan(rt, scores: np.ndarray, k: int):
     per_feature = (k + 1) * row_bytes
     # a feature larger than one allocation is spread over up to MAX_PARTS buffers
     rows_per_alloc = rt.info.max_alloc // row_bytes
+    # steps per sweep of the CPU schedule: its ring of 2 (levels - 1) rows is one allocation
+    levels = min(_levels(rt, n), 1 + rows_per_alloc // 2) if per_feature_schedule else 1
     parts = -(-(k + 1) // max(1, rows_per_alloc))
     if parts > MAX_PARTS or rows_per_alloc < 1 or \
             per_feature * n_buffers > 0.8 * rt.info.global_mem:
@@ -48,10 +57,22 @@ def _plan(rt, scores: np.ndarray, k: int):
             " GB per allocation); use fewer windows (n_windows) or a device with more memory")
     per_part = -(-(k + 1) // parts)
     host_rows = max(1, int(0.2 * host_memory_available()) // (4 * row_bytes))
-    fit = rt.max_items(per_feature * n_buffers, fraction=0.4)
+    ring = 2 * (levels - 1) * row_bytes             # the CPU schedule's rows between steps
+    fit = rt.max_items(per_feature * n_buffers + ring, fraction=0.4)
     batch = 1 if parts > 1 else max(1, min(n_features, fit, rt.info.max_alloc // per_feature,
-                                           host_rows))
+                                           rt.info.max_alloc // max(1, ring), host_rows))
+    if per_feature_schedule:    # a few features per core at a time: the tables stay mapped
+        batch = min(batch, CPU_FEATURES_PER_UNIT * max(1, rt.info.compute_units))
     return {"csum": csum, "smax": smax, "row_len": row_len, "batch": batch,
             "per_feature": per_feature, "n_buffers": n_buffers, "parts": parts,
             "per_part": per_part if parts > 1 else k + 1,
-            "per_feature_schedule": per_feature_schedule}
+            "per_feature_schedule": per_feature_schedule, "levels": levels}
+
+
+def _levels(rt, n: int) -> int:
+    """Steps the CPU schedule makes per sweep over a feature's rows: :data:`FUSED_STEPS`
+    (at most n), except on Intel's CPU runtime, where the fused sweeps measured slower than
+    one step per sweep (benchmarks/RESULTS.md, issue 17)."""
+    if "intel(r) opencl" in rt.info.platform.lower():
+        return 1
+    return max(1, min(FUSED_STEPS, n))
