@@ -24,6 +24,7 @@ floor is a lower bound, not a target.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import sys
 import time
@@ -38,18 +39,35 @@ from _common import copy_bandwidth, header, table  # noqa: E402
 import oclstat  # noqa: E402
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "gsea"
-GSEA = __import__("importlib").import_module("oclstat.gsea")
+
+
+@contextlib.contextmanager
+def es_schedule(schedule):
+    """Run gsea with the ES schedule ``schedule`` ("walk" or "pairs"; None: its own choice)."""
+    from oclstat._gsea import opencl as gsea_device
+
+    choose = gsea_device._Plan._choose
+
+    def forced(plan, sets):
+        choose(plan, sets)          # sizes the pairs' local memory
+        return schedule
+
+    if schedule is not None:
+        gsea_device._Plan._choose = forced
+    try:
+        yield
+    finally:
+        gsea_device._Plan._choose = choose
 
 
 def time_oclstat(rt, expr, pheno, sets, n_resamples, schedule, repeat=2):
-    GSEA.SCHEDULE = schedule
-    oclstat.gsea(expr, pheno, sets, n_resamples=8, seed=1, device=rt)   # build the kernels
-    best, res = float("inf"), None
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        res = oclstat.gsea(expr, pheno, sets, n_resamples=n_resamples, seed=1, device=rt)
-        best = min(best, time.perf_counter() - t0)
-    GSEA.SCHEDULE = None
+    with es_schedule(schedule):
+        oclstat.gsea(expr, pheno, sets, n_resamples=8, seed=1, device=rt)   # build kernels
+        best, res = float("inf"), None
+        for _ in range(repeat):
+            t0 = time.perf_counter()
+            res = oclstat.gsea(expr, pheno, sets, n_resamples=n_resamples, seed=1, device=rt)
+            best = min(best, time.perf_counter() - t0)
     return best, res
 
 

@@ -180,11 +180,13 @@ CPU_PREFERENCE = ("intel(r) opencl", "portable computing language")
 #: Workloads whose measured order of CPU implementations differs from :data:`CPU_PREFERENCE`
 #: (benchmarks/RESULTS.md, "Issue 17: the fastest on the CPU"): pocl's compiler
 #: vectorises the loops inside one work-item (the in-cache LDLᵀ of small matrices, Green's
-#: programme, the epistasis search's word loops), which Intel's runs across work-items.
+#: programme, the epistasis search's word loops, the GSEA running sums), which Intel's runs
+#: across work-items. "gsea" covers both GSEA capabilities (phenotype and preranked).
 CPU_PREFERENCE_BY_WORKLOAD = {
     "ldl": ("portable computing language", "intel(r) opencl"),
     "permutation": ("portable computing language", "intel(r) opencl"),
     "epistasis": ("portable computing language", "intel(r) opencl"),
+    "gsea": ("portable computing language", "intel(r) opencl"),
 }
 #: Common names of implementations: each matches a platform-name substring (or a type).
 ALIASES = {

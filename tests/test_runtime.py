@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 
 import numpy as np
+import pandas as pd
 import pyopencl as cl
 import pytest
 
@@ -216,6 +217,23 @@ def test_a_workload_default_follows_its_cpu_order(monkeypatch, workload):
     assert _runtime.runtime_for(named, workload).info.index == named
     monkeypatch.setenv("OCLSTAT_DEVICE", str(named))
     assert _runtime.runtime_for(None, workload).info.index == named
+
+
+def test_capabilities_run_on_their_workload_default(monkeypatch):
+    """GSEA (phenotype and preranked), with no device named, runs where
+    runtime_for puts its workload, and says so in its results."""
+    monkeypatch.delenv("OCLSTAT_DEVICE", raising=False)
+    monkeypatch.delenv("PYOPENCL_CTX", raising=False)
+    rng = np.random.default_rng(2)
+    genes = [f"g{i}" for i in range(60)]
+    expr = pd.DataFrame(rng.normal(size=(60, 8)), index=genes)
+    sets = {"a": genes[:15], "b": genes[20:40]}
+    want = _runtime.runtime_for(None, "gsea").info.label
+    res = oclstat.gsea(expr, [0, 0, 0, 0, 1, 1, 1, 1], sets, n_resamples=20, min_size=10)
+    assert res.device == want
+    ranking = pd.Series(rng.normal(size=60), index=genes)
+    res = oclstat.gsea_prerank(ranking, sets, n_resamples=100, min_size=10)
+    assert res.device == want
 
 
 def test_pip_installed_icds_are_registered_without_hiding_others(tmp_path, monkeypatch):

@@ -7,7 +7,7 @@ import pandas as pd
 
 from .._deprecation import renamed
 from .._random.streams import as_seed, fresh_seed
-from .._runtime import get_runtime
+from .._runtime import runtime_for
 from .._scale import executor
 from .._validation import as_float_dtype
 from . import tasks
@@ -180,7 +180,7 @@ def gsea(
                 runner.close()
         label = f"tasks on {type(runner).__name__}"
     else:
-        rt = get_runtime(device[0] if isinstance(device, (list, tuple)) else device)
+        rt = runtime_for(device[0] if isinstance(device, (list, tuple)) else device, "gsea")
         dtype = rt.default_real() if dtype is None else as_float_dtype(dtype)
         null = null_statistics(
             rt, values, mask, [sets[s] for s in set_names], es_obs, metric=metric,

@@ -11,7 +11,7 @@ from .._gsea.core import leading_edge_stats
 from .._gsea.validate import _gene_sets, _weight_and_sizes
 from .._multitest import benjamini_hochberg
 from .._random.streams import as_seed, fresh_seed
-from .._runtime import get_runtime
+from .._runtime import runtime_for
 from .._scale import executor
 from .._validation import as_float_dtype, as_int
 from . import tasks
@@ -141,7 +141,8 @@ def gsea_prerank(
     try:
         rt = None
         if runner is None:
-            rt = get_runtime(device[0] if isinstance(device, (list, tuple)) else device)
+            rt = runtime_for(device[0] if isinstance(device, (list, tuple)) else device,
+                             "gsea")
         dtype = as_float_dtype(dtype) if dtype is not None else (
             rt.default_real() if rt is not None else np.dtype(np.float64))
         es_obs = tasks.observed(runner, rt, rank.weights, sizes, positions, dtype=dtype)
