@@ -99,9 +99,19 @@ __kernel void fields_ldl_panel_rows(__global REAL *a, __global const REAL *dg, c
     __global const REAL *dd = dg + (ulong)b * n;
     __global REAL *row = m + (ulong)r * n;
     for (uint c = k0; c < k1; c++) {
-        REAL s = row[c];
         __global const REAL *lc = m + (ulong)c * n;
-        for (uint t = k0; t < c; t++) s -= row[t] * dd[t] * lc[t];
+        /* four partial sums, t = k0 + 4q + lane (a fixed order: vectorises without the
+         * compiler reassociating), then the remainder */
+        REAL a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+        uint t = k0;
+        for (; t + 4 <= c; t += 4) {
+            a0 += row[t] * dd[t] * lc[t];
+            a1 += row[t + 1] * dd[t + 1] * lc[t + 1];
+            a2 += row[t + 2] * dd[t + 2] * lc[t + 2];
+            a3 += row[t + 3] * dd[t + 3] * lc[t + 3];
+        }
+        REAL s = row[c] - ((a0 + a1) + (a2 + a3));
+        for (; t < c; t++) s -= row[t] * dd[t] * lc[t];
         row[c] = s / dd[c];
     }
 }
