@@ -99,20 +99,43 @@ __kernel void fields_ldl_panel_rows(__global REAL *a, __global const REAL *dg, c
     __global const REAL *dd = dg + (ulong)b * n;
     __global REAL *row = m + (ulong)r * n;
     for (uint c = k0; c < k1; c++) {
+        REAL s = row[c];
         __global const REAL *lc = m + (ulong)c * n;
-        /* four partial sums, t = k0 + 4q + lane (a fixed order: vectorises without the
-         * compiler reassociating), then the remainder */
-        REAL a0 = 0, a1 = 0, a2 = 0, a3 = 0;
-        uint t = k0;
-        for (; t + 4 <= c; t += 4) {
-            a0 += row[t] * dd[t] * lc[t];
-            a1 += row[t + 1] * dd[t + 1] * lc[t + 1];
-            a2 += row[t + 2] * dd[t + 2] * lc[t + 2];
-            a3 += row[t + 3] * dd[t + 3] * lc[t + 3];
-        }
-        REAL s = row[c] - ((a0 + a1) + (a2 + a3));
-        for (; t < c; t++) s -= row[t] * dd[t] * lc[t];
+        for (uint t = k0; t < c; t++) s -= row[t] * dd[t] * lc[t];
         row[c] = s / dd[c];
+    }
+}
+
+/* The rows below the diagonal block in the CPU schedule, solved in the packed panel: p holds
+ * A[k1 + r][k0 + t] (ldl_pack_panel before the solve; rows padded with zeros to stride, a
+ * multiple of 8) and gets L[k1 + r][k0 + t], as the matrix does. Work-item g solves rows
+ * 8g .. 8g + 7 as the lanes of a vector (independent chains for the CPU's pipelines), each
+ * with ldl_panel_rows's arithmetic in its order. */
+__kernel void fields_ldl_panel_packed(__global REAL *a, __global const REAL *dg, __global REAL *p,
+                                      const uint n, const uint k0, const uint k1,
+                                      const uint stride)
+{
+    const uint r0 = 8 * get_global_id(0), b = get_global_id(1);
+    const uint kb = k1 - k0, rest = n - k1;
+    if (r0 >= rest) return;
+    __global REAL *m = a + (ulong)b * n * n;
+    __global const REAL *dd = dg + (ulong)b * n + k0;
+    __global REAL *pr = p + (ulong)b * kb * stride + r0;
+    for (uint c = 0; c < kb; c++) {
+        __global const REAL *lc = m + (ulong)(k0 + c) * n + k0;
+        __global REAL *pc = pr + (ulong)c * stride;
+        REAL4 lo = vload4(0, pc), hi = vload4(1, pc);       /* rows r0 .. r0 + 3, + 4 .. + 7 */
+        for (uint t = 0; t < c; t++) {
+            __global const REAL *pt = pr + (ulong)t * stride;
+            lo -= vload4(0, pt) * dd[t] * lc[t];
+            hi -= vload4(1, pt) * dd[t] * lc[t];
+        }
+        lo = lo / dd[c];
+        hi = hi / dd[c];
+        vstore4(lo, 0, pc);
+        vstore4(hi, 1, pc);
+        const REAL v[8] = {lo.s0, lo.s1, lo.s2, lo.s3, hi.s0, hi.s1, hi.s2, hi.s3};
+        for (uint q = 0; q < 8 && r0 + q < rest; q++) m[(ulong)(k1 + r0 + q) * n + k0 + c] = v[q];
     }
 }
 

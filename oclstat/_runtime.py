@@ -760,11 +760,13 @@ class Runtime:
             return self._transfer_queue
 
     @contextlib.contextmanager
-    def writing_into(self, host: np.ndarray, scratch=None):
+    def writing_into(self, host: np.ndarray, scratch=None, *, update: bool = False):
         """A buffer for a kernel to fill whose contents are in ``host`` when the block exits.
 
         On CPU devices the buffer *is* ``host`` (``USE_HOST_PTR``, synchronised by a map): no
         copy. On GPUs it is ``scratch`` (if large enough) or a new buffer, copied back at exit.
+        With ``update=True`` the buffer starts with ``host``'s contents (kernels working in
+        place: on GPUs they are copied there first).
         """
         if host.nbytes == 0:
             yield scratch if scratch is not None else self.empty(1)
@@ -773,7 +775,8 @@ class Runtime:
             raise ValueError("writing_into needs a C-contiguous host array")
         if self.is_cpu:
             mf = cl.mem_flags
-            buf = cl.Buffer(self.context, mf.WRITE_ONLY | mf.USE_HOST_PTR, hostbuf=host)
+            access = mf.READ_WRITE if update else mf.WRITE_ONLY
+            buf = cl.Buffer(self.context, access | mf.USE_HOST_PTR, hostbuf=host)
             yield buf
             mapped, _ = cl.enqueue_map_buffer(
                 self.queue, buf, cl.map_flags.READ, 0, host.shape, host.dtype, is_blocking=True
@@ -784,6 +787,8 @@ class Runtime:
             buf = scratch if scratch is not None and scratch.size >= host.nbytes else None
             if buf is None:
                 buf = self.empty(host.nbytes)
+            if update:
+                cl.enqueue_copy(self.queue, buf, host)
             yield buf
             self.read(buf, host)
 

@@ -71,9 +71,9 @@ def _ldl_on_device(rt, buf, n, n_mat, dt, defines, n_check=None):
         rest = n - k1
         if rest == 0:
             break
-        rt.launch_nd(k_rows, (rest, n_mat), (64 if rest >= 64 else rest, 1), buf, d_buf,
-                     np.uint32(n), np.uint32(k0), np.uint32(k1), np.uint32(n_mat))
         if mode == "tiles":
+            rt.launch_nd(k_rows, (rest, n_mat), (64 if rest >= 64 else rest, 1), buf, d_buf,
+                         np.uint32(n), np.uint32(k0), np.uint32(k1), np.uint32(n_mat))
             tiles = -(-rest // TILE)
             rt.launch_nd(k_trail, (tiles * TILE, tiles * TILE, n_mat), (TILE, TILE, 1), buf,
                          d_buf, np.uint32(n), np.uint32(k0), np.uint32(k1))
@@ -82,6 +82,9 @@ def _ldl_on_device(rt, buf, n, n_mat, dt, defines, n_check=None):
         rt.launch_nd(rt.kernel("fields.cl", "ldl_pack_panel", defs), (stride, kb, n_mat),
                      (8, 1, 1), buf, panel, np.uint32(n), np.uint32(k0), np.uint32(k1),
                      np.uint32(n_mat), np.uint32(stride))
+        rt.launch_nd(rt.kernel("fields.cl", "ldl_panel_packed", defs), (-(-rest // 8), n_mat),
+                     (8, 1), buf, d_buf, panel, np.uint32(n), np.uint32(k0), np.uint32(k1),
+                     np.uint32(stride))
         rt.launch_nd(rt.kernel("fields.cl", "ldl_trailing_outer", defs),
                      (-(-rest // 8), -(-rest // 4), n_mat), (8, 1, 1), buf, d_buf, panel,
                      np.uint32(n), np.uint32(k0), np.uint32(k1), np.uint32(stride))
@@ -140,10 +143,10 @@ def factor_host(rt, host: np.ndarray, mode: int):
                 bad[a:b] = _ldl_whole(rt, src, buf, d_buf, n, b - a, defines, mode)
             src.release()
             continue
-        buf = rt.to_device(np.ascontiguousarray(host[a:b]))
-        d_buf, bad[a:b] = _ldl_on_device(rt, buf, n, b - a, dt, defines)
-        _finalize(rt, defines, buf, d_buf, n, b - a, mode)
-        rt.read(buf, out[a:b])
+        out[a:b] = host[a:b]        # factored in place (on a CPU in out's own memory)
+        with rt.writing_into(out[a:b], update=True) as buf:
+            d_buf, bad[a:b] = _ldl_on_device(rt, buf, n, b - a, dt, defines)
+            _finalize(rt, defines, buf, d_buf, n, b - a, mode)
         rt.read(d_buf, d[a:b])
     return out, d, bad
 
