@@ -162,12 +162,15 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--device", default=None)
     ap.add_argument("--large", action="store_true", help="16 x 4096^2 (GPU sizes)")
+    ap.add_argument("--only-ldl", action="store_true", help="the LDLᵀ batches only")
     args = ap.parse_args(argv)
     rt = oclstat.get_runtime(args.device)
     print(header(rt, "Gaussian random fields: ldl_batch, matern_cov, simulate_fields"))
     shapes = [(1000, 64), (100, 256), (8, 1024)] + (
         [(16, 4096)] if args.large or not rt.is_cpu else [])
     bench_ldl(rt, shapes)
+    if args.only_ldl:
+        return 0
     bench_matern(rt, 16 if not rt.is_cpu else 4, 4096 if not rt.is_cpu else 2048)
     bench_paper(rt)
     return 0
