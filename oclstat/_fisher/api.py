@@ -11,6 +11,7 @@ from .._runtime import get_runtime
 from .._scale import executor, run
 from .._validation import as_float_dtype, as_int, as_shape, check_host_memory
 from . import tasks
+from .exact import MAX_ENTRIES, enumerate_pvalue, two_by_two
 from .opencl import _run_rcont2
 from .plan import (
     MAX_TOTAL,
@@ -286,9 +287,6 @@ def fisher_test(table, *, alternative="two-sided", conf_level=0.95, null_odds_ra
     common = dict(alternative=alternative, table=x, conf_level=conf_level,
                   null_odds_ratio=null_odds_ratio)
     estimate = interval = None
-    # the exact tests load scipy.special: not at import (fisher_sim starts without it)
-    from .exact import MAX_ENTRIES, enumerate_pvalue, two_by_two
-
     if two:
         p_exact, estimate, interval = two_by_two(x, alternative, conf_level, null_odds_ratio)
         common.update(odds_ratio=estimate, conf_int=interval)

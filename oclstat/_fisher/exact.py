@@ -34,9 +34,22 @@ import math
 from collections import Counter, defaultdict
 
 import numpy as np
-from scipy.special import gammaln, logsumexp
 
 from .plan import log_factorial_fixed
+
+
+def gammaln(x):
+    """scipy.special.gammaln, loaded at first use (fisher_sim starts without scipy)."""
+    from scipy.special import gammaln as log_gamma
+
+    return log_gamma(x)
+
+
+def logsumexp(x):
+    """scipy.special.logsumexp, loaded at first use."""
+    from scipy.special import logsumexp as log_sum_exp
+
+    return log_sum_exp(x)
 
 __all__ = ["two_by_two", "enumerate_pvalue", "RELATIVE_TOLERANCE", "MAX_ENTRIES"]
 
