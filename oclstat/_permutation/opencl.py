@@ -30,7 +30,7 @@ def _null_batches(rt, scores: np.ndarray, k: int, plan: dict, progress):
     # (unused parts: a 1-byte stand-in), and the CPU schedule's ring; reused by every batch
     bufs = [[rt.empty(part_bytes) if q < parts else rt.empty(1) for q in range(4)]
             for _ in range(n_buffers)]
-    ring = rt.empty(max(1, min(batch, n_features) * 2 * (levels - 1) * row_len * 8))
+    ring = rt.empty(max(1, min(batch, n_features) * plan["ring_bytes"]))
     try:
         with Progress(n_features, desc="permutation_test", enabled=progress) as bar:
             for f0 in range(0, n_features, batch):

@@ -66,7 +66,8 @@ def _plan(rt, scores: np.ndarray, k: int):
     return {"csum": csum, "smax": smax, "row_len": row_len, "batch": batch,
             "per_feature": per_feature, "n_buffers": n_buffers, "parts": parts,
             "per_part": per_part if parts > 1 else k + 1,
-            "per_feature_schedule": per_feature_schedule, "levels": levels}
+            "per_feature_schedule": per_feature_schedule, "levels": levels,
+            "ring_bytes": ring}
 
 
 def _levels(rt, n: int) -> int:
