@@ -14,9 +14,10 @@
  *   ldl_trailing      A22 -= L21 D1 L21^T on the lower triangle, tiles of TS x TS per work-group
  *                     for every matrix at once, so a few large matrices fill the device as well
  *                     as many small ones.
- *   ldl_pack_panel,   the same update for CPUs: the panel is copied transposed (P[t][r]) and
- *   ldl_trailing_outer  each work-item accumulates a 4 x 8 block as a sum of outer products
- *                     over t (REAL8 vectors from contiguous, 8-aligned panel rows).
+ *   ldl_panel_packed  the rows below the diagonal block for CPUs: copied in micro-panels of 8
+ *                     rows (P[c][q], contiguous per 8 rows) and solved there right-looking.
+ *   ldl_trailing_outer  the trailing update for CPUs: each work-item accumulates a 4 x 8 block
+ *                     as a sum of outer products over t, from two micro-panels.
  *   ldl_finalize      unit diagonal (or sqrt(D) columns for Cholesky) and zeros above it.
  *   ldl_whole         CPUs, small matrices (n <= WHOLE_MAX): one work-item factors a whole
  *                     matrix (right-looking, contiguous row updates on the upper triangle) and
@@ -65,7 +66,8 @@ __kernel void fields_matern_setup(__global const REAL *consts, const uint n_para
     oclstat_matern_setup(consts[9 * (ulong)p + 5], tables + MATERN_TABLE * (ulong)p);
 }
 
-/* D[c] = A[c, c] - sum_{k0 <= t < c} L[c, t]^2 D[t]; then L[r, c] for r in (c, k1). */
+/* D[c] = A[c, c] - sum_{k0 <= t < c} L[c, t]^2 D[t]; then L[r, c] for r in (c, k1), written
+ * also at [c, r] (the block's upper triangle is scratch until ldl_finalize zeroes it). */
 __kernel void fields_ldl_diag_block(__global REAL *a, __global REAL *dg, const uint n, const uint k0,
                              const uint k1, __global int *bad, const uint n_check)
 {
@@ -85,6 +87,7 @@ __kernel void fields_ldl_diag_block(__global REAL *a, __global REAL *dg, const u
             REAL s = m[(ulong)r * n + c];
             for (uint t = k0; t < c; t++) s -= m[(ulong)r * n + t] * dd[t] * m[(ulong)c * n + t];
             m[(ulong)r * n + c] = s / dc;
+            m[(ulong)c * n + r] = s / dc;   /* and L^T above the diagonal, for ldl_panel_packed */
         }
         barrier(CLK_GLOBAL_MEM_FENCE);
     }
@@ -106,36 +109,48 @@ __kernel void fields_ldl_panel_rows(__global REAL *a, __global const REAL *dg, c
     }
 }
 
-/* The rows below the diagonal block in the CPU schedule, solved in the packed panel: p holds
- * A[k1 + r][k0 + t] (ldl_pack_panel before the solve; rows padded with zeros to stride, a
- * multiple of 8) and gets L[k1 + r][k0 + t], as the matrix does. Work-item g solves rows
- * 8g .. 8g + 7 as the lanes of a vector (independent chains for the CPU's pipelines), each
- * with ldl_panel_rows's arithmetic in its order. */
+/* The rows below the diagonal block in the CPU schedule. Work-item g copies rows k1 + 8g ..
+ * k1 + 8g + 7 of the panel (columns k0 .. k1 - 1) into its micro-panel of p, P[c][q] =
+ * A[k1 + 8g + q][k0 + c] (8 x kb, c-major, zeros past the last row), and solves them there
+ * right-looking: column c is divided by D[c], written to the matrix and (times D[c]) to the
+ * same place of pd, and taken off the later columns at once, A[., c'] -= (L[., c] D[c]) L[c', c] for c' > c. Each
+ * element sees ldl_panel_rows's subtractions in its order (c ascending), and the 8 rows x
+ * (kb - c) independent updates keep the CPU's pipelines full where a dot product per column
+ * would wait on its own sum. */
 __kernel void fields_ldl_panel_packed(__global REAL *a, __global const REAL *dg, __global REAL *p,
-                                      const uint n, const uint k0, const uint k1,
-                                      const uint stride)
+                                      __global REAL *pd, const uint n, const uint k0,
+                                      const uint k1, const uint stride)
 {
-    const uint r0 = 8 * get_global_id(0), b = get_global_id(1);
-    const uint kb = k1 - k0, rest = n - k1;
+    const uint g = get_global_id(0), b = get_global_id(1);
+    const uint kb = k1 - k0, rest = n - k1, r0 = 8 * g;
     if (r0 >= rest) return;
+    const uint rows = min(8u, rest - r0);
     __global REAL *m = a + (ulong)b * n * n;
     __global const REAL *dd = dg + (ulong)b * n + k0;
-    __global REAL *pr = p + (ulong)b * kb * stride + r0;
+    __global REAL *blk = p + (ulong)b * kb * stride + (ulong)r0 * kb;
+    __global REAL *blkd = pd + (ulong)b * kb * stride + (ulong)r0 * kb;
+    __global REAL *src = m + (ulong)(k1 + r0) * n + k0;
+    for (uint q = 0; q < 8; q++)
+        for (uint c = 0; c < kb; c++) blk[8 * c + q] = q < rows ? src[(ulong)q * n + c] : (REAL)0;
     for (uint c = 0; c < kb; c++) {
-        __global const REAL *lc = m + (ulong)(k0 + c) * n + k0;
-        __global REAL *pc = pr + (ulong)c * stride;
-        REAL4 lo = vload4(0, pc), hi = vload4(1, pc);       /* rows r0 .. r0 + 3, + 4 .. + 7 */
-        for (uint t = 0; t < c; t++) {
-            __global const REAL *pt = pr + (ulong)t * stride;
-            lo -= vload4(0, pt) * dd[t] * lc[t];
-            hi -= vload4(1, pt) * dd[t] * lc[t];
-        }
-        lo = lo / dd[c];
-        hi = hi / dd[c];
-        vstore4(lo, 0, pc);
-        vstore4(hi, 1, pc);
+        __global REAL4 *pc = (__global REAL4 *)(blk + 8 * c);
+        const REAL d = dd[c];
+        const REAL4 lo = pc[0] / d, hi = pc[1] / d;
+        pc[0] = lo;
+        pc[1] = hi;
         const REAL v[8] = {lo.s0, lo.s1, lo.s2, lo.s3, hi.s0, hi.s1, hi.s2, hi.s3};
-        for (uint q = 0; q < 8 && r0 + q < rest; q++) m[(ulong)(k1 + r0 + q) * n + k0 + c] = v[q];
+        for (uint q = 0; q < rows; q++) src[(ulong)q * n + c] = v[q];
+        const REAL4 wlo = lo * d, whi = hi * d;
+        __global REAL4 *pdc = (__global REAL4 *)(blkd + 8 * c);
+        pdc[0] = wlo;
+        pdc[1] = whi;
+        __global const REAL *lc = m + (ulong)(k0 + c) * n + k0; /* lc[c'] = L[k0 + c'][k0 + c] */
+        for (uint c2 = c + 1; c2 < kb; c2++) {
+            __global REAL4 *pc2 = (__global REAL4 *)(blk + 8 * c2);
+            const REAL l = lc[c2];
+            pc2[0] -= wlo * l;
+            pc2[1] -= whi * l;
+        }
     }
 }
 
@@ -163,37 +178,28 @@ __kernel void fields_ldl_trailing(__global REAL *a, __global const REAL *dg, con
     if (i < n && j <= i) m[(ulong)i * n + j] -= acc;
 }
 
-/* p[b][t][r] = L[b][k1 + r][k0 + t] for t < k1 - k0, r < n - k1; rows padded to stride. */
-__kernel void fields_ldl_pack_panel(__global const REAL *a, __global REAL *p, const uint n,
-                             const uint k0, const uint k1, const uint n_mat, const uint stride)
-{
-    const uint r = get_global_id(0), t = get_global_id(1), b = get_global_id(2);
-    const uint rest = n - k1, kb = k1 - k0;
-    if (r >= stride || t >= kb || b >= n_mat) return;
-    p[((ulong)b * kb + t) * stride + r] =
-        r < rest ? a[(ulong)b * n * n + (ulong)(k1 + r) * n + k0 + t] : (REAL)0;
-}
-
 /* Rows i0 .. i0 + 3 and columns j0 .. j0 + 7 of the trailing update per work-item: four
- * rank-1 updates of an 8-vector per t (vload8 of the packed panel). */
-__kernel void fields_ldl_trailing_outer(__global REAL *a, __global const REAL *dg,
-                                 __global const REAL *p, const uint n, const uint k0,
-                                 const uint k1, const uint stride)
+ * rank-1 updates of an 8-vector per t, read from ldl_panel_packed's micro-panels (8 rows by kb
+ * columns, contiguous: two sequential streams per work-item), L D for the rows and L for the
+ * columns. */
+__kernel void fields_ldl_trailing_outer(__global REAL *a, __global const REAL *p,
+                                        __global const REAL *pd, const uint n, const uint k0,
+                                        const uint k1, const uint stride)
 {
     const uint j0 = get_global_id(0) * 8, i0 = get_global_id(1) * 4, b = get_global_id(2);
     const uint rest = n - k1, kb = k1 - k0;
     if (j0 >= rest || i0 >= rest || j0 > i0 + 3) return;
     __global const REAL *pb = p + (ulong)b * kb * stride;
-    __global const REAL *dd = dg + (ulong)b * n + k0;
+    __global const REAL8 *pj = (__global const REAL8 *)(pb + (ulong)j0 * kb);
+    __global const REAL *pi = pd + (ulong)b * kb * stride + (ulong)(i0 & ~7u) * kb + (i0 & 7u);
     REAL8 acc0 = (REAL8)(0), acc1 = (REAL8)(0), acc2 = (REAL8)(0), acc3 = (REAL8)(0);
     for (uint t = 0; t < kb; t++) {
-        __global const REAL *pt = pb + (ulong)t * stride;
-        const REAL8 pj = *(__global const REAL8 *)(pt + j0); /* stride, j0: multiples of 8 */
-        const REAL d = dd[t];
-        acc0 += (pt[i0] * d) * pj;
-        acc1 += (pt[i0 + 1] * d) * pj;
-        acc2 += (pt[i0 + 2] * d) * pj;
-        acc3 += (pt[i0 + 3] * d) * pj;
+        const REAL8 lj = pj[t];
+        __global const REAL *li = pi + 8 * t;   /* L[i][t] D[t], as ldl_panel_packed rounded it */
+        acc0 += li[0] * lj;
+        acc1 += li[1] * lj;
+        acc2 += li[2] * lj;
+        acc3 += li[3] * lj;
     }
     __global REAL *m = a + (ulong)b * n * n;
     for (uint r = 0; r < 4; r++) {

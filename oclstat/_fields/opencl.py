@@ -59,7 +59,8 @@ def _ldl_on_device(rt, buf, n, n_mat, dt, defines, n_check=None):
     defs = {**defines, "TS": TILE}
     mode = "tiles" if rt.gpu_schedule else "outer"        # the trailing update's schedule
     stride = -(-max(1, n - min(n, BLOCK)) // 8) * 8 + 8
-    panel = rt.empty(n_mat * BLOCK * stride * dt.itemsize) if mode == "outer" else None
+    if mode == "outer":      # the panel's micro-panels: L, and L D
+        panel, panel_d = (rt.empty(n_mat * BLOCK * stride * dt.itemsize) for _ in range(2))
     k_diag = rt.kernel("fields.cl", "ldl_diag_block", defs)
     k_rows = rt.kernel("fields.cl", "ldl_panel_rows", defs)
     k_trail = rt.kernel("fields.cl", "ldl_trailing", defs)
@@ -78,15 +79,11 @@ def _ldl_on_device(rt, buf, n, n_mat, dt, defines, n_check=None):
             rt.launch_nd(k_trail, (tiles * TILE, tiles * TILE, n_mat), (TILE, TILE, 1), buf,
                          d_buf, np.uint32(n), np.uint32(k0), np.uint32(k1))
             continue
-        kb = k1 - k0
-        rt.launch_nd(rt.kernel("fields.cl", "ldl_pack_panel", defs), (stride, kb, n_mat),
-                     (8, 1, 1), buf, panel, np.uint32(n), np.uint32(k0), np.uint32(k1),
-                     np.uint32(n_mat), np.uint32(stride))
         rt.launch_nd(rt.kernel("fields.cl", "ldl_panel_packed", defs), (-(-rest // 8), n_mat),
-                     (8, 1), buf, d_buf, panel, np.uint32(n), np.uint32(k0), np.uint32(k1),
-                     np.uint32(stride))
+                     (8, 1), buf, d_buf, panel, panel_d, np.uint32(n), np.uint32(k0),
+                     np.uint32(k1), np.uint32(stride))
         rt.launch_nd(rt.kernel("fields.cl", "ldl_trailing_outer", defs),
-                     (-(-rest // 8), -(-rest // 4), n_mat), (8, 1, 1), buf, d_buf, panel,
+                     (-(-rest // 8), -(-rest // 4), n_mat), (8, 1, 1), buf, panel, panel_d,
                      np.uint32(n), np.uint32(k0), np.uint32(k1), np.uint32(stride))
     rt.read(bad_buf, bad)
     return d_buf, bad
