@@ -250,15 +250,17 @@ void fields_ldl_whole(__global const REAL *src, __global REAL *a, __global REAL 
         for (uint j = i; j < n; j++) m[(ulong)i * n + j] = in[(ulong)i * n + j];
     __global REAL *dd = dg + (ulong)b * n;
     REAL w[4][WHOLE_MAX];                 /* pivot rows k .. k + 3 before scaling */
+    REAL u[4][WHOLE_MAX];                 /* and after: private, so the updates below are loops
+                                           * over two global rows only, which compilers
+                                           * vectorise without alias checks on the pivots */
     int first_bad = -1;
     for (uint k = 0; k < n; k += 4) {     /* four pivots per sweep: a rank-4 update */
         const uint r = min(4u, n - k);
         for (uint t = 0; t < r; t++) {    /* pivot row k + t, updated by the group's earlier */
             __global REAL *piv = m + (ulong)(k + t) * n;
             for (uint p = 0; p < t; p++) {
-                __global const REAL *up = m + (ulong)(k + p) * n;
                 const REAL f = w[p][k + t];
-                for (uint j = k + t; j < n; j++) piv[j] -= f * up[j];
+                for (uint j = k + t; j < n; j++) piv[j] -= f * u[p][j];
             }
             const REAL d = piv[k + t];
             dd[k + t] = d;
@@ -266,16 +268,28 @@ void fields_ldl_whole(__global const REAL *src, __global REAL *a, __global REAL 
             const REAL inv = (REAL)1 / d;
             for (uint j = k + t + 1; j < n; j++) {
                 w[t][j] = piv[j];
-                piv[j] = w[t][j] * inv;
+                u[t][j] = w[t][j] * inv;
+                piv[j] = u[t][j];
             }
         }
         if (r < 4u) break;                /* the last rows were all pivots */
-        __global const REAL *u0 = m + (ulong)k * n, *u1 = u0 + n, *u2 = u1 + n, *u3 = u2 + n;
-        for (uint i = k + 4; i < n; i++) {
-            __global REAL *ri = m + (ulong)i * n;
+        uint i = k + 4;
+        for (; i + 1 < n; i += 2) {       /* two rows at a time: each pivot value loaded once */
+            __global REAL *ri = m + (ulong)i * n, *rh = ri + n;
             const REAL f0 = w[0][i], f1 = w[1][i], f2 = w[2][i], f3 = w[3][i];
-            for (uint j = i; j < n; j++)
-                ri[j] = (((ri[j] - f0 * u0[j]) - f1 * u1[j]) - f2 * u2[j]) - f3 * u3[j];
+            const REAL h0 = w[0][i + 1], h1 = w[1][i + 1], h2 = w[2][i + 1], h3 = w[3][i + 1];
+            ri[i] = (((ri[i] - f0 * u[0][i]) - f1 * u[1][i]) - f2 * u[2][i]) - f3 * u[3][i];
+#pragma clang loop interleave_count(1)
+            for (uint j = i + 1; j < n; j++) {
+                const REAL a0 = u[0][j], a1 = u[1][j], a2 = u[2][j], a3 = u[3][j];
+                ri[j] = (((ri[j] - f0 * a0) - f1 * a1) - f2 * a2) - f3 * a3;
+                rh[j] = (((rh[j] - h0 * a0) - h1 * a1) - h2 * a2) - h3 * a3;
+            }
+        }
+        if (i < n) {
+            __global REAL *ri = m + (ulong)i * n;
+            ri[i] = (((ri[i] - w[0][i] * u[0][i]) - w[1][i] * u[1][i]) - w[2][i] * u[2][i])
+                    - w[3][i] * u[3][i];
         }
     }
     bad[b] = first_bad;
