@@ -27,7 +27,7 @@
  *                     or 1), the fields from standard normals z.
  *
  * Build defines: REAL (float or double), TS (tile size of ldl_trailing), WHOLE_MAX (largest n
- * of ldl_whole), MATERN_* (matern.clh).
+ * of ldl_whole) and LDL_GROUP (its pivots per sweep), MATERN_* (matern.clh).
  */
 #include <oclstat/real.clh>
 
@@ -234,9 +234,10 @@ __kernel void fields_ldl_finalize(__global REAL *a, __global const REAL *dg, con
 /* LDL^T of matrix b in place, finalized as ldl_finalize's mode (0: unit L, 1: L sqrt(D)).
  * Right-looking on the upper triangle (U = L^T, so a column of L is a contiguous row of U):
  * at step k, row k of U is the pivot row scaled by 1 / D[k], and every later row i is updated
- * by a contiguous axpy, A[i, i..] -= A[k, i] U[k, i..], which compilers vectorise; four pivots
- * per sweep (rank-4 updates), so each row is read and written once per four steps. Then L is
- * written below the diagonal as U's transpose. */
+ * by a contiguous axpy, A[i, i..] -= A[k, i] U[k, i..], which compilers vectorise; LDL_GROUP
+ * pivots per sweep (a rank-LDL_GROUP update, each element's subtractions still in pivot order),
+ * so each row is read and written once per LDL_GROUP steps. Then L is written below the
+ * diagonal as U's transpose. */
 __kernel OCLSTAT_ONE_ITEM_PER_LANE(REAL4)     /* one matrix per work-item (oclstat/cpu.clh) */
 void fields_ldl_whole(__global const REAL *src, __global REAL *a, __global REAL *dg,
                       const uint n, const uint n_mat, __global int *bad, const uint n_check,
@@ -249,13 +250,13 @@ void fields_ldl_whole(__global const REAL *src, __global REAL *a, __global REAL 
     for (uint i = 0; i < n; i++)          /* the upper triangle of the input, into the output */
         for (uint j = i; j < n; j++) m[(ulong)i * n + j] = in[(ulong)i * n + j];
     __global REAL *dd = dg + (ulong)b * n;
-    REAL w[4][WHOLE_MAX];                 /* pivot rows k .. k + 3 before scaling */
-    REAL u[4][WHOLE_MAX];                 /* and after: private, so the updates below are loops
-                                           * over two global rows only, which compilers
-                                           * vectorise without alias checks on the pivots */
+    REAL w[LDL_GROUP][WHOLE_MAX];         /* pivot rows k .. k + LDL_GROUP - 1 before scaling */
+    REAL u[LDL_GROUP][WHOLE_MAX];         /* and after: private, so the updates below are loops
+                                           * over global rows only, which compilers vectorise
+                                           * without alias checks on the pivots */
     int first_bad = -1;
-    for (uint k = 0; k < n; k += 4) {     /* four pivots per sweep: a rank-4 update */
-        const uint r = min(4u, n - k);
+    for (uint k = 0; k < n; k += LDL_GROUP) {   /* a rank-LDL_GROUP update per sweep */
+        const uint r = min((uint)LDL_GROUP, n - k);
         for (uint t = 0; t < r; t++) {    /* pivot row k + t, updated by the group's earlier */
             __global REAL *piv = m + (ulong)(k + t) * n;
             for (uint p = 0; p < t; p++) {
@@ -272,24 +273,19 @@ void fields_ldl_whole(__global const REAL *src, __global REAL *a, __global REAL 
                 piv[j] = u[t][j];
             }
         }
-        if (r < 4u) break;                /* the last rows were all pivots */
-        uint i = k + 4;
-        for (; i + 1 < n; i += 2) {       /* two rows at a time: each pivot value loaded once */
-            __global REAL *ri = m + (ulong)i * n, *rh = ri + n;
-            const REAL f0 = w[0][i], f1 = w[1][i], f2 = w[2][i], f3 = w[3][i];
-            const REAL h0 = w[0][i + 1], h1 = w[1][i + 1], h2 = w[2][i + 1], h3 = w[3][i + 1];
-            ri[i] = (((ri[i] - f0 * u[0][i]) - f1 * u[1][i]) - f2 * u[2][i]) - f3 * u[3][i];
-#pragma clang loop interleave_count(1)
-            for (uint j = i + 1; j < n; j++) {
-                const REAL a0 = u[0][j], a1 = u[1][j], a2 = u[2][j], a3 = u[3][j];
-                ri[j] = (((ri[j] - f0 * a0) - f1 * a1) - f2 * a2) - f3 * a3;
-                rh[j] = (((rh[j] - h0 * a0) - h1 * a1) - h2 * a2) - h3 * a3;
-            }
-        }
-        if (i < n) {
+        if (r < (uint)LDL_GROUP) break;   /* the last rows were all pivots */
+        for (uint i = k + LDL_GROUP; i < n; i++) {
             __global REAL *ri = m + (ulong)i * n;
-            ri[i] = (((ri[i] - w[0][i] * u[0][i]) - w[1][i] * u[1][i]) - w[2][i] * u[2][i])
-                    - w[3][i] * u[3][i];
+            REAL f[LDL_GROUP];
+#pragma unroll
+            for (uint p = 0; p < LDL_GROUP; p++) f[p] = w[p][i];
+#pragma clang loop interleave_count(1)
+            for (uint j = i; j < n; j++) {
+                REAL x = ri[j];
+#pragma unroll
+                for (uint p = 0; p < LDL_GROUP; p++) x -= f[p] * u[p][j];
+                ri[j] = x;
+            }
         }
     }
     bad[b] = first_bad;

@@ -208,7 +208,11 @@ def test_ldl_of_matern_matrices(rt):
     np.testing.assert_allclose(rec, cov, atol=1e-10 * cov.max())
 
 
-def test_ldl_float32(rt):
+@pytest.mark.parametrize("mode", list(LDL_SCHEDULES))
+def test_ldl_float32(rt, monkeypatch, mode):
+    schedule, whole = LDL_SCHEDULES[mode]
+    monkeypatch.setenv("OCLSTAT_SCHEDULE", schedule)
+    monkeypatch.setenv("OCLSTAT_LDL_WHOLE", whole)
     a = spd(np.random.default_rng(8), 2, 100).astype(np.float32)
     r = oclstat.ldl_batch(a, device=rt)
     assert r.L.dtype == np.float32
@@ -217,7 +221,7 @@ def test_ldl_float32(rt):
 
 
 @pytest.mark.parametrize("mode", list(LDL_SCHEDULES))
-@pytest.mark.parametrize("pivot", [66, 67])   # even and odd (ldl_whole takes pivots in pairs)
+@pytest.mark.parametrize("pivot", [64, 66, 67, 69])   # first, inner, last of groups of 8 pivots
 def test_not_positive_definite_names_matrix_and_pivot(rt, monkeypatch, mode, pivot):
     schedule, whole = LDL_SCHEDULES[mode]
     monkeypatch.setenv("OCLSTAT_SCHEDULE", schedule)

@@ -10,6 +10,7 @@ import numpy as np
 
 from .plan import (
     BLOCK,
+    LDL_GROUP,
     MATERN_CHEB,
     MATERN_TABLE,
     ROW_LANES,
@@ -102,7 +103,8 @@ def _ldl_whole(rt, src, buf, d_buf, n, n_mat, defines, mode):
     matrix."""
     bad = np.empty(n_mat, dtype=np.int32)
     bad_buf = rt.empty(bad.nbytes)
-    kernel = rt.kernel("fields.cl", "ldl_whole", {**defines, "TS": TILE, "WHOLE_MAX": WHOLE_MAX})
+    kernel = rt.kernel("fields.cl", "ldl_whole", {**defines, "TS": TILE, "WHOLE_MAX": WHOLE_MAX,
+                                                  "LDL_GROUP": LDL_GROUP})
     rt.launch(kernel, n_mat, src, buf, d_buf, np.uint32(n), np.uint32(n_mat), bad_buf, np.uint32(n),
               np.int32(mode), local_size=rt.spread_local_size(kernel, n_mat))
     return rt.read(bad_buf, bad)

@@ -13,6 +13,7 @@ BLOCK = 64        # block columns of ldl_batch
 #: On CPUs a matrix of at most this order is factored whole by one work-item (fields.cl
 #: ldl_whole): it stays in cache, where the blocked schedule's launches cost more than the work.
 WHOLE_MAX = 256
+LDL_GROUP = 8     # pivots per sweep of ldl_whole (its rank-8 updates)
 
 TILE = 16         # tile of the trailing update (GPUs)
 ROW_LANES = 64    # work-items along a row of a covariance matrix
