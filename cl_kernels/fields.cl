@@ -27,7 +27,8 @@
  *                     or 1), the fields from standard normals z.
  *
  * Build defines: REAL (float or double), TS (tile size of ldl_trailing), WHOLE_MAX (largest n
- * of ldl_whole) and LDL_GROUP (its pivots per sweep), MATERN_* (matern.clh).
+ * of ldl_whole), LDL_GROUP (its pivots per sweep) and LDL_NOT_FINITE (its flag for a matrix
+ * that is not finite), MATERN_* (matern.clh).
  */
 #include <oclstat/real.clh>
 
@@ -231,7 +232,9 @@ __kernel void fields_ldl_finalize(__global REAL *a, __global const REAL *dg, con
 }
 
 #ifdef WHOLE_MAX
-/* LDL^T of matrix b in place, finalized as ldl_finalize's mode (0: unit L, 1: L sqrt(D)).
+/* LDL^T of matrix b of src into a, finalized as ldl_finalize's mode (0: unit L, 1: L sqrt(D));
+ * bad[b] gets the first pivot that is not positive among the first n_check, -1 if none, or
+ * LDL_NOT_FINITE if the matrix holds NaN or infinity (then a and dg are left as they are).
  * Right-looking on the upper triangle (U = L^T, so a column of L is a contiguous row of U):
  * at step k, row k of U is the pivot row scaled by 1 / D[k], and every later row i is updated
  * by a contiguous axpy, A[i, i..] -= A[k, i] U[k, i..], which compilers vectorise; LDL_GROUP
@@ -247,8 +250,23 @@ void fields_ldl_whole(__global const REAL *src, __global REAL *a, __global REAL 
     if (b >= n_mat) return;
     __global REAL *m = a + (ulong)b * n * n;
     __global const REAL *in = src + (ulong)b * n * n;
-    for (uint i = 0; i < n; i++)          /* the upper triangle of the input, into the output */
-        for (uint j = i; j < n; j++) m[(ulong)i * n + j] = in[(ulong)i * n + j];
+    /* The input's lower triangle (the part the factorisation reads) as the output's upper one;
+     * every element is checked on the way (x - x is 0 for finite x, NaN for NaN and infinity),
+     * which spares the host a pass over the batch. */
+    int nonfinite = 0;
+    for (uint i = 0; i < n; i++) {
+        __global const REAL *row = in + (ulong)i * n;
+        for (uint j = 0; j <= i; j++) {
+            const REAL x = row[j];
+            m[(ulong)j * n + i] = x;
+            nonfinite |= x - x != (REAL)0;
+        }
+        for (uint j = i + 1; j < n; j++) nonfinite |= row[j] - row[j] != (REAL)0;
+    }
+    if (nonfinite) {
+        bad[b] = LDL_NOT_FINITE;
+        return;
+    }
     __global REAL *dd = dg + (ulong)b * n;
     REAL w[LDL_GROUP][WHOLE_MAX];         /* pivot rows k .. k + LDL_GROUP - 1 before scaling */
     REAL u[LDL_GROUP][WHOLE_MAX];         /* and after: private, so the updates below are loops

@@ -209,6 +209,32 @@ def test_ldl_of_matern_matrices(rt):
 
 
 @pytest.mark.parametrize("mode", list(LDL_SCHEDULES))
+@pytest.mark.parametrize("n", [20, 70])
+def test_ldl_reads_only_the_lower_triangle_and_checks_every_value(rt, monkeypatch, mode, n):
+    """As documented: the upper triangle is not used (ldl_whole once read it, and a matrix given
+    by its lower triangle came out wrong), but NaN or infinity anywhere, or made by the
+    precision, is an error naming the matrix."""
+    schedule, whole = LDL_SCHEDULES[mode]
+    monkeypatch.setenv("OCLSTAT_SCHEDULE", schedule)
+    monkeypatch.setenv("OCLSTAT_LDL_WHOLE", whole)
+    a = spd(np.random.default_rng(n), 3, n)
+    full = oclstat.ldl_batch(a, device=rt)
+    low = oclstat.ldl_batch(np.tril(a), device=rt)
+    np.testing.assert_array_equal(low.L, full.L)
+    np.testing.assert_array_equal(low.D, full.D)
+    np.testing.assert_allclose(full.D[1], np.diagonal(np.linalg.cholesky(a[1])) ** 2, rtol=1e-10)
+    for where, value in [((1, 0, n - 1), np.nan), ((2, n - 1, 3), -np.inf), ((1, 5, 5), np.inf)]:
+        bad = a.copy()
+        bad[where] = value
+        with pytest.raises(ValueError, match=f"A must be finite: A\\[{where[0]}\\] holds NaN"):
+            oclstat.ldl_batch(bad, device=rt)
+    big = a.copy()
+    big[2, 1, 0] = 1e300                                   # finite in float64, not in float32
+    with pytest.raises(ValueError, match="A\\[2\\] holds NaN or infinity in float32"):
+        oclstat.cholesky_batch(big, dtype=np.float32, device=rt)
+
+
+@pytest.mark.parametrize("mode", list(LDL_SCHEDULES))
 def test_ldl_float32(rt, monkeypatch, mode):
     schedule, whole = LDL_SCHEDULES[mode]
     monkeypatch.setenv("OCLSTAT_SCHEDULE", schedule)

@@ -94,10 +94,11 @@ def matern_cov(coords, params, *, dtype=np.float64, device=None, client=None) ->
 
 
 def _factor(a, dtype, device, client, mode):
-    arr = _as_batch(a)
+    arr = _as_batch(a, finite=False)     # checked in the precision of the factorisation
     dt = np.dtype(dtype) if dtype is not None else (
         np.dtype(np.float32) if arr.dtype == np.float32 else np.dtype(np.float64))
-    host = np.ascontiguousarray(arr, dtype=dt)
+    with np.errstate(over="ignore"):    # a value out of dt's range is reported as such below
+        host = np.ascontiguousarray(arr, dtype=dt)
     low, d, bad = _map(factor_host, (host,), (mode,), device, client, "factorisation",
                         workload="ldl")
     _raise_if_not_pd(bad)
@@ -111,7 +112,7 @@ def ldl_batch(a, *, dtype=None, device=None, client=None) -> LdlResult:
     Parameters
     ----------
     a : array_like, shape (batch, n, n) or (n, n)
-        The matrices; only their lower triangles are read.
+        The matrices; only their lower triangles are used (every value must be finite).
     dtype : {None, numpy.float64, numpy.float32}, optional
         Precision (default: float32 for float32 input, else float64).
     %(batch_device_client)s
@@ -124,7 +125,8 @@ def ldl_batch(a, *, dtype=None, device=None, client=None) -> LdlResult:
     Raises
     ------
     ValueError
-        If a matrix is not positive definite (naming the matrix and the pivot).
+        If a matrix is not positive definite (naming the matrix and the pivot), or holds NaN
+        or infinity in the precision of the factorisation (naming the matrix).
 
     See Also
     --------
@@ -159,7 +161,7 @@ def cholesky_batch(a, *, dtype=None, device=None, client=None) -> np.ndarray:
     Parameters
     ----------
     a : array_like, shape (batch, n, n) or (n, n)
-        The matrices; only their lower triangles are read.
+        The matrices; only their lower triangles are used (every value must be finite).
     dtype : {None, numpy.float64, numpy.float32}, optional
         Precision (default: float32 for float32 input, else float64).
     %(batch_device_client)s
@@ -168,6 +170,11 @@ def cholesky_batch(a, *, dtype=None, device=None, client=None) -> np.ndarray:
     -------
     numpy.ndarray, shape (batch, n, n)
         Lower triangular factors.
+
+    Raises
+    ------
+    ValueError
+        As :func:`ldl_batch`.
 
     See Also
     --------

@@ -11,6 +11,7 @@ import numpy as np
 from .plan import (
     BLOCK,
     LDL_GROUP,
+    LDL_NOT_FINITE,
     MATERN_CHEB,
     MATERN_TABLE,
     ROW_LANES,
@@ -99,15 +100,26 @@ def _factor_whole(rt, n: int) -> bool:
 
 def _ldl_whole(rt, src, buf, d_buf, n, n_mat, defines, mode):
     """Factor and finalize ``n_mat`` small matrices of ``src`` into ``buf``, one per
-    work-item, D into ``d_buf``; returns the first pivot that is not positive (or -1) per
-    matrix."""
+    work-item, D into ``d_buf``; returns the first pivot that is not positive (or -1, or
+    LDL_NOT_FINITE for a matrix that is not finite) per matrix."""
     bad = np.empty(n_mat, dtype=np.int32)
     bad_buf = rt.empty(bad.nbytes)
     kernel = rt.kernel("fields.cl", "ldl_whole", {**defines, "TS": TILE, "WHOLE_MAX": WHOLE_MAX,
-                                                  "LDL_GROUP": LDL_GROUP})
+                                                  "LDL_GROUP": LDL_GROUP,
+                                                  "LDL_NOT_FINITE": LDL_NOT_FINITE})
     rt.launch(kernel, n_mat, src, buf, d_buf, np.uint32(n), np.uint32(n_mat), bad_buf, np.uint32(n),
               np.int32(mode), local_size=rt.spread_local_size(kernel, n_mat))
     return rt.read(bad_buf, bad)
+
+
+def _raise_if_not_finite(host: np.ndarray, bad=None, name="A"):
+    """The input check of the factorisations: ``bad`` from ldl_whole (which checked its
+    matrices), or a pass over ``host`` for the other schedules."""
+    wrong = (np.flatnonzero(bad == LDL_NOT_FINITE) if bad is not None
+             else np.flatnonzero(~np.isfinite(host).reshape(len(host), -1).all(axis=1)))
+    if wrong.size:
+        raise ValueError(f"{name} must be finite: {name}[{int(wrong[0])}] holds NaN or infinity"
+                         f" in {host.dtype}")
 
 
 def _raise_if_not_pd(bad, name="A", hint=""):
@@ -141,7 +153,9 @@ def factor_host(rt, host: np.ndarray, mode: int):
             with rt.writing_into(out[a:b]) as buf, rt.writing_into(d[a:b]) as d_buf:
                 bad[a:b] = _ldl_whole(rt, src, buf, d_buf, n, b - a, defines, mode)
             src.release()
+            _raise_if_not_finite(host[a:b], bad[a:b])
             continue
+        _raise_if_not_finite(host[a:b])
         out[a:b] = host[a:b]        # factored in place (on a CPU in out's own memory)
         with rt.writing_into(out[a:b], update=True) as buf:
             d_buf, bad[a:b] = _ldl_on_device(rt, buf, n, b - a, dt, defines)

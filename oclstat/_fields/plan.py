@@ -14,6 +14,7 @@ BLOCK = 64        # block columns of ldl_batch
 #: ldl_whole): it stays in cache, where the blocked schedule's launches cost more than the work.
 WHOLE_MAX = 256
 LDL_GROUP = 8     # pivots per sweep of ldl_whole (its rank-8 updates)
+LDL_NOT_FINITE = -2   # ldl_whole's bad[] for a matrix that holds NaN or infinity
 
 TILE = 16         # tile of the trailing update (GPUs)
 ROW_LANES = 64    # work-items along a row of a covariance matrix

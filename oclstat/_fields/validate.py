@@ -54,7 +54,9 @@ def _as_coords(coords) -> np.ndarray:
     return np.ascontiguousarray(c)
 
 
-def _as_batch(a, name="A") -> np.ndarray:
+def _as_batch(a, name="A", finite=True) -> np.ndarray:
+    """A (batch, n, n) numeric array; ``finite=False`` leaves the check of its values to the
+    caller (the factorisations check them on the way, see _fields/opencl.py)."""
     arr = np.asarray(a)
     if arr.dtype.kind not in "iuf":
         raise TypeError(f"{name} must be numeric, got dtype {arr.dtype}")
@@ -63,6 +65,6 @@ def _as_batch(a, name="A") -> np.ndarray:
     if arr.ndim != 3 or arr.shape[1] != arr.shape[2] or arr.shape[1] == 0:
         raise ValueError(f"{name} must be a (batch, n, n) stack of square matrices, "
                          f"got shape {np.shape(a)}")
-    if not np.isfinite(arr).all():
+    if finite and not np.isfinite(arr).all():
         raise ValueError(f"{name} must be finite")
     return arr
