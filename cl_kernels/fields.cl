@@ -114,10 +114,11 @@ __kernel void fields_ldl_panel_rows(__global REAL *a, __global const REAL *dg, c
  * k1 + 8g + 7 of the panel (columns k0 .. k1 - 1) into its micro-panel of p, P[c][q] =
  * A[k1 + 8g + q][k0 + c] (8 x kb, c-major, zeros past the last row), and solves them there
  * right-looking: column c is divided by D[c], written to the matrix and (times D[c]) to the
- * same place of pd, and taken off the later columns at once, A[., c'] -= (L[., c] D[c]) L[c', c] for c' > c. Each
- * element sees ldl_panel_rows's subtractions in its order (c ascending), and the 8 rows x
- * (kb - c) independent updates keep the CPU's pipelines full where a dot product per column
- * would wait on its own sum. */
+ * same place of pd, and taken off the later columns at once, A[., c'] -= (L[., c] D[c])
+ * L[c', c] for c' > c (L[c', c] read along row c of the diagonal block's upper triangle, where
+ * ldl_diag_block put it). Each element sees ldl_panel_rows's subtractions in its order (c
+ * ascending), and the 8 rows x (kb - c) independent updates keep the CPU's pipelines full
+ * where a dot product per column would wait on its own sum. */
 __kernel void fields_ldl_panel_packed(__global REAL *a, __global const REAL *dg, __global REAL *p,
                                       __global REAL *pd, const uint n, const uint k0,
                                       const uint k1, const uint stride)
