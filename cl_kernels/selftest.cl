@@ -12,6 +12,13 @@ __kernel void selftest_exact_exp_values(__global const REAL *x, __global REAL *y
     if (i < n) y[i] = oclstat_exact_exp(x[i]);
 }
 
+__kernel void selftest_long_to_real_values(__global const long *x, __global REAL *y,
+                                           const ulong n)
+{
+    const ulong i = get_global_id(0);
+    if (i < n) y[i] = oclstat_long_to_real(x[i]);
+}
+
 /* out[s * per_stream + i] = draw i of stream s from the hypergeometric law (draws, marked,
  * total); logfact as in hypergeometric.clh. */
 __kernel void selftest_hypergeometric_values(__global uint *states, const ulong n_streams,

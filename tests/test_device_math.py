@@ -1,4 +1,5 @@
-"""Shared device code checked on its own: exact_math.clh (exp) and hypergeometric.clh."""
+"""Shared device code checked on its own: exact_math.clh (exp, long -> REAL) and
+hypergeometric.clh."""
 
 import math
 
@@ -39,6 +40,27 @@ def test_exact_exp_underflows_to_zero_and_is_finite(rt):
     dtype = np.float64 if rt.info.fp64 else np.float32
     got = _exp_on_device(rt, np.array([-1e4, -800.0, -709.0, 1e4]), dtype)
     assert got[0] == 0 and got[1] == 0 and np.isfinite(got).all()
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_long_to_real_rounds_like_the_conversion(rt, dtype):
+    """oclstat_long_to_real (built from 32-bit halves in double) against numpy's conversion,
+    which rounds to nearest, ties to even: the extremes, values around 2^53 and 2^24 where
+    rounding starts, ties, and random longs of every magnitude."""
+    if dtype == np.float64 and not rt.info.fp64:
+        pytest.skip("no float64 on this device")
+    rng = np.random.default_rng(17)
+    edges = [0, 1, -1, 2**31 - 1, -(2**31), 2**32, 2**32 - 1, -(2**32) - 1, 2**63 - 1, -(2**63),
+             2**53 + 1, 2**53 + 3, -(2**53) - 1, 2**54 + 2, 2**54 + 6, 2**62 + 2**9,  # ties
+             2**24 + 1, 2**24 + 3, -(2**24) - 1, 2**62 + 2**9 + 1]
+    shifts = rng.integers(0, 63, size=20_000)
+    rand = (rng.integers(-(2**62), 2**62, size=shifts.size) >> shifts).astype(np.int64)
+    x = np.concatenate([np.array(edges, dtype=np.int64), rand])
+    kernel = rt.kernel("selftest.cl", "long_to_real_values", rt.real_defines(dtype))
+    y = np.empty(x.size, dtype=dtype)
+    d_y = rt.empty(y.nbytes)
+    rt.launch(kernel, x.size, rt.to_device(x, writable=False), d_y, np.uint64(x.size))
+    np.testing.assert_array_equal(rt.read(d_y, y), x.astype(dtype))
 
 
 def _hyper_on_device(rt, draws, marked, total, n_streams, per_stream, seed):
