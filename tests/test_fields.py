@@ -341,6 +341,10 @@ def test_batches_larger_than_one_allocation_are_split(rt, monkeypatch):
     got_l = oclstat.ldl_batch(want[0], device=rt)
     np.testing.assert_array_equal(got_l.L, want_l.L)
     np.testing.assert_array_equal(got_l.D, want_l.D)
+    bad = want[0].copy()
+    bad[5, 3, 2] = np.nan                  # named by its place in the batch, not in its chunk
+    with pytest.raises(ValueError, match="A must be finite: A\\[5\\] holds NaN"):
+        oclstat.ldl_batch(bad, device=rt)
     monkeypatch.setattr(rt, "info", dataclasses.replace(rt.info, max_alloc=1000))
     with pytest.raises(oclstat.DeviceCapabilityError, match="one matrix needs"):
         oclstat.matern_cov(coords, params, device=rt)

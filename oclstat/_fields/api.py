@@ -11,6 +11,7 @@ from .._scale import executor, run
 from .._validation import as_int
 from . import tasks
 from .opencl import (
+    _raise_if_not_finite,
     _raise_if_not_pd,
     factor_host,
     matern_host,
@@ -101,6 +102,7 @@ def _factor(a, dtype, device, client, mode):
         host = np.ascontiguousarray(arr, dtype=dt)
     low, d, bad = _map(factor_host, (host,), (mode,), device, client, "factorisation",
                         workload="ldl")
+    _raise_if_not_finite(bad, dt)
     _raise_if_not_pd(bad)
     return low, d
 

@@ -112,14 +112,13 @@ def _ldl_whole(rt, src, buf, d_buf, n, n_mat, defines, mode):
     return rt.read(bad_buf, bad)
 
 
-def _raise_if_not_finite(host: np.ndarray, bad=None, name="A"):
-    """The input check of the factorisations: ``bad`` from ldl_whole (which checked its
-    matrices), or a pass over ``host`` for the other schedules."""
-    wrong = (np.flatnonzero(bad == LDL_NOT_FINITE) if bad is not None
-             else np.flatnonzero(~np.isfinite(host).reshape(len(host), -1).all(axis=1)))
+def _raise_if_not_finite(bad, dtype, name="A"):
+    """The input check of the factorisations, on factor_host's ``bad`` for the whole batch (so
+    the matrix named is the caller's, whatever the chunks or workers)."""
+    wrong = np.flatnonzero(bad == LDL_NOT_FINITE)
     if wrong.size:
         raise ValueError(f"{name} must be finite: {name}[{int(wrong[0])}] holds NaN or infinity"
-                         f" in {host.dtype}")
+                         f" in {np.dtype(dtype)}")
 
 
 def _raise_if_not_pd(bad, name="A", hint=""):
@@ -139,7 +138,7 @@ def _finalize(rt, defines, buf, d_buf, n, n_mat, mode):
 
 def factor_host(rt, host: np.ndarray, mode: int):
     """Factor the batch ``host`` (its dtype is the precision): (L or L sqrt(D), D, first bad
-    pivot per matrix or -1)."""
+    pivot per matrix or -1, or LDL_NOT_FINITE for a matrix that holds NaN or infinity)."""
     dt = host.dtype
     _, defines = _real(dt, rt)
     n_mat, n = host.shape[0], host.shape[1]
@@ -152,15 +151,15 @@ def factor_host(rt, host: np.ndarray, mode: int):
             src = rt.to_device(host[a:b], writable=False, share=True)
             with rt.writing_into(out[a:b]) as buf, rt.writing_into(d[a:b]) as d_buf:
                 bad[a:b] = _ldl_whole(rt, src, buf, d_buf, n, b - a, defines, mode)
-            src.release()
-            _raise_if_not_finite(host[a:b], bad[a:b])
+            src.release()       # (ldl_whole checked its matrices for NaN and infinity)
             continue
-        _raise_if_not_finite(host[a:b])
         out[a:b] = host[a:b]        # factored in place (on a CPU in out's own memory)
         with rt.writing_into(out[a:b], update=True) as buf:
             d_buf, bad[a:b] = _ldl_on_device(rt, buf, n, b - a, dt, defines)
             _finalize(rt, defines, buf, d_buf, n, b - a, mode)
         rt.read(d_buf, d[a:b])
+        finite = np.isfinite(host[a:b]).reshape(b - a, -1).all(axis=1)
+        bad[a:b][~finite] = LDL_NOT_FINITE
     return out, d, bad
 
 
