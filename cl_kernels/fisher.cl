@@ -22,7 +22,8 @@
  * Build defines: REAL (float or double), NC_MAX (largest nc). The remaining column totals of
  * a work-item live in a private array (CPU schedule, NC_MAX <= 64), in local memory
  * (COLUMN_LOCAL, the GPU schedule: col_local[m * group size + local id], no stack frame), or
- * in the global scratch array `spill` (NC_MAX > 64).
+ * in the global scratch array `spill` (NC_MAX > 64). HYPER_EXIT_EACH_STEP: see
+ * hypergeometric.clh (the same draws with or without it).
  */
 #include <oclstat/hypergeometric.clh>
 

@@ -2,7 +2,7 @@
  * Kernels that expose shared device code to the test-suite, so that each header is checked on
  * its own against an independent reference (tests/test_device_math.py). Not used by the library.
  *
- * Build defines: REAL (float or double).
+ * Build defines: REAL (float or double), optionally HYPER_EXIT_EACH_STEP (hypergeometric.clh).
  */
 #include <oclstat/hypergeometric.clh>
 

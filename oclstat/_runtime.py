@@ -574,6 +574,17 @@ class Runtime:
                                 or "intel(r) opencl" in platform)
 
     @property
+    def scalar_work_items(self) -> bool:
+        """Whether each work-item of a kernel with data-dependent loops runs as scalar code
+        (pocl's CPU drivers), rather than in SIMD lanes beside other work-items (GPUs, Intel's
+        CPU runtime), where a lane that leaves a loop early waits for the slowest. Kernels
+        then choose early exits over fewer, later tests (hypergeometric.clh). False in a GPU
+        schedule, which takes the GPU's code paths everywhere."""
+        platform = self.info.platform.lower()
+        return (not self.gpu_schedule and self.is_cpu
+                and "portable computing language" in platform)
+
+    @property
     def gpu_schedule(self) -> bool:
         """Whether capabilities take their GPU code paths: on GPUs, accelerators and
         simulators, or anywhere with ``OCLSTAT_SCHEDULE=gpu`` (``cpu`` forces the CPU paths)."""

@@ -63,10 +63,14 @@ def test_long_to_real_rounds_like_the_conversion(rt, dtype):
     np.testing.assert_array_equal(rt.read(d_y, y), x.astype(dtype))
 
 
-def _hyper_on_device(rt, draws, marked, total, n_streams, per_stream, seed):
-    dtype = np.float64 if rt.info.fp64 else np.float32
+def _hyper_on_device(rt, draws, marked, total, n_streams, per_stream, seed, dtype=None,
+                     each_step=False):
+    dtype = dtype or (np.float64 if rt.info.fp64 else np.float32)
     logfact, bits = log_factorial_fixed(total)
-    kernel = rt.kernel("selftest.cl", "hypergeometric_values", rt.real_defines(dtype))
+    defines = rt.real_defines(dtype)
+    if each_step:
+        defines["HYPER_EXIT_EACH_STEP"] = "1"
+    kernel = rt.kernel("selftest.cl", "hypergeometric_values", defines)
     states, _ = stream_buffer(rt, n_streams, seed=seed)
     out = np.empty(n_streams * per_stream, dtype=np.uint32)
     d_out = rt.empty(out.nbytes)
@@ -78,7 +82,9 @@ def _hyper_on_device(rt, draws, marked, total, n_streams, per_stream, seed):
 
 @pytest.mark.parametrize(
     "draws,marked,total",
-    [(5, 3, 10), (40, 25, 100), (1000, 300, 5000), (7, 9, 12), (200_000, 600_000, 1_000_000)],
+    [(5, 3, 10), (40, 25, 100), (1000, 300, 5000), (7, 9, 12), (200_000, 600_000, 1_000_000),
+     # short supports, the mode at or next to an end: the walk runs past hi or below lo
+     (2, 1, 4), (9, 10, 12), (60, 2, 61), (30, 40, 50), (12, 30, 200)],
 )
 def test_hypergeometric_law(rt, draws, marked, total):
     """Chi-square goodness of fit against scipy.stats.hypergeom over the likely support."""
@@ -101,6 +107,23 @@ def test_hypergeometric_law(rt, draws, marked, total):
     assert p > 1e-4, (chi2, len(observed))
     sd = math.sqrt(law.var() / n)
     assert abs(x.mean() - law.mean()) < 5 * sd
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_hypergeometric_walk_tests_after_each_step_or_each_pass_alike(rt, dtype):
+    """The walk's two builds (hypergeometric.clh: a test per pass of four steps, or after each
+    step with HYPER_EXIT_EACH_STEP) add the same probabilities in the same order: the same
+    draws, near the ends of the support and far from them."""
+    if dtype == np.float64 and not rt.info.fp64:
+        pytest.skip("no fp64")
+    for draws, marked, total in [(2, 1, 4), (9, 10, 12), (60, 2, 61), (30, 40, 50),
+                                 (12, 30, 200), (1000, 300, 5000), (200_000, 600_000, 10**6)]:
+        a = _hyper_on_device(rt, draws, marked, total, 512, 8, seed=3, dtype=dtype)
+        b = _hyper_on_device(rt, draws, marked, total, 512, 8, seed=3, dtype=dtype,
+                             each_step=True)
+        np.testing.assert_array_equal(a, b, err_msg=str((draws, marked, total)))
+        lo, hi = max(0, draws + marked - total), min(draws, marked)
+        assert a.min() >= lo and a.max() <= hi
 
 
 def test_hypergeometric_degenerate_cases(rt):

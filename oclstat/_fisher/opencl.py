@@ -48,6 +48,8 @@ def _run_rcont2(rt, margins: list[_Margins], thresholds: np.ndarray, n_resamples
     group = None
     if rt.gpu_schedule and nc_max <= 64:      # column totals in local memory, not a stack
         defines["COLUMN_LOCAL"] = "1"
+    if rt.scalar_work_items:                  # hypergeometric.clh: exits after each step
+        defines["HYPER_EXIT_EACH_STEP"] = "1"
     options = () if dtype == np.float64 else ("-cl-fp32-correctly-rounded-divide-sqrt",)
     kernel = rt.kernel("fisher.cl", "rcont2_count", defines, options)
     if "COLUMN_LOCAL" in defines:
