@@ -88,7 +88,25 @@ def _hyper_on_device(rt, draws, marked, total, n_streams, per_stream, seed, dtyp
 )
 def test_hypergeometric_law(rt, draws, marked, total):
     """Chi-square goodness of fit against scipy.stats.hypergeom over the likely support."""
-    x = _hyper_on_device(rt, draws, marked, total, 4096, 50, seed=11)
+    _assert_hypergeometric(_hyper_on_device(rt, draws, marked, total, 4096, 50, seed=11),
+                           draws, marked, total)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_hypergeometric_law_with_counts_above_float_precision(rt, dtype):
+    """Counts above 2^24, where float rounds them: the ratios use counts formed exactly (in
+    float32 a difference of two rounded counts was off by one: of the 4 values of this law,
+    2 were drawn)."""
+    if dtype == np.float64 and not rt.info.fp64:
+        pytest.skip("no fp64")
+    total = 23_000_000
+    draws, marked = total - 3, 17_250_000  # 3 items left out; the support is 4 values > 2^24
+    x = _hyper_on_device(rt, draws, marked, total, 4096, 4, seed=12, dtype=dtype)
+    assert x.min() > 2**24
+    _assert_hypergeometric(x, draws, marked, total)
+
+
+def _assert_hypergeometric(x, draws, marked, total):
     law = stats.hypergeom(total, marked, draws)
     lo, hi = max(0, draws + marked - total), min(draws, marked)
     assert x.min() >= lo and x.max() <= hi
