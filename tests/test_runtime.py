@@ -282,11 +282,15 @@ def test_intel_runtime_is_found_with_no_environment_variables():
 def test_schedule_switch(rt, monkeypatch):
     monkeypatch.setenv("OCLSTAT_SCHEDULE", "gpu")
     assert rt.gpu_schedule and rt.lanes(np.float32) == 1
+    assert not rt.scalar_work_items      # a GPU schedule takes the GPU's code paths
     assert rt.local_mem <= 48 * 1024 and rt.max_group <= 256
     k = rt.kernel("random.cl", "fill_raw", {"REAL": "float", "LANES": "1"})
     assert rt.local_size(k) <= 256
     monkeypatch.setenv("OCLSTAT_SCHEDULE", "cpu")
     assert not rt.gpu_schedule
+    # pocl runs each work-item of a kernel with data-dependent loops as scalar code; Intel's
+    # runtime packs work-items into SIMD lanes
+    assert rt.scalar_work_items == ("Portable Computing Language" in rt.info.platform)
     monkeypatch.setenv("OCLSTAT_SCHEDULE", "auto")
     assert rt.gpu_schedule == (rt.info.type != "CPU")
     monkeypatch.setenv("OCLSTAT_SCHEDULE", "fast")
