@@ -22,6 +22,7 @@ from oclstat._epistasis import plan as epi_plan  # noqa: E402
 from oclstat._epistasis import tasks as epi_tasks  # noqa: E402
 from oclstat._epistasis.result import EpistasisResult  # noqa: E402
 from oclstat._gsea import tasks as gsea_tasks  # noqa: E402
+from oclstat._scale import Task  # noqa: E402
 from oclstat._scale import run as run_tasks  # noqa: E402
 
 
@@ -141,28 +142,58 @@ def test_dask_cluster_equals_single_process(cluster, rt):
     assert len(labels_seen) == 2
 
 
-def test_worker_killed_mid_run(cluster, rt):
-    """One worker exits while the epistasis tasks run; Dask recomputes its tasks."""
+def _gated(fn, started, gate):
+    """``fn`` as a task that first marks ``started/<pid>`` and then waits for ``gate`` to exist
+    (at most two minutes): a worker holding such a task is known to be mid-run. A nested
+    function, so that Dask's cloudpickle ships it by value to workers that cannot import tests."""
+
+    def task(*args):
+        (started / str(os.getpid())).touch()
+        deadline = time.monotonic() + 120.0
+        while not gate.exists() and time.monotonic() < deadline:
+            time.sleep(0.01)
+        return fn(*args)
+
+    return task
+
+
+def test_worker_killed_mid_run(cluster, rt, tmp_path):
+    """A worker is killed while it holds an epistasis task; Dask recomputes its tasks and the
+    merged top-k is one device's. Deterministic: every task waits at a gate until the victim,
+    a worker seen inside a task, has been killed (no timing assumption about the search)."""
     g, y = genotype_data(10, m=80, n=2000)
     ref = oclstat.epistasis(g, y, order=4, top=25, device=[rt])
     search = epi_plan.prepare(g, y, order=4, top=25)
+    started, gate = tmp_path / "started", tmp_path / "gate"
+    started.mkdir()
     out = {}
 
     def run():
-        shared = cluster.scatter(search, broadcast=True)
-        results = run_tasks(cluster, epi_tasks.plan(search, shared, n_tasks=40))
-        out["best"] = epi_tasks.merge(search, results)
+        try:
+            shared = cluster.scatter(search, broadcast=True)
+            tasks = [Task(_gated(t.fn, started, gate), t.args)
+                     for t in epi_tasks.plan(search, shared, n_tasks=40)]
+            out["best"] = epi_tasks.merge(search, run_tasks(cluster, tasks))
+        except BaseException as exc:  # noqa: BLE001 - reported by the test below
+            out["error"] = exc
 
     t = threading.Thread(target=run)
     t.start()
-    time.sleep(1.0)
-    assert t.is_alive(), "the search ended before the worker could be killed"
     pids = cluster.run(os.getpid)
-    victim = sorted(pids)[0]
-    os.kill(pids[victim], signal.SIGKILL)
+    deadline = time.monotonic() + 120.0
+    while not any(started.iterdir()) and time.monotonic() < deadline:
+        time.sleep(0.01)
+    inside = {int(p.name) for p in started.iterdir()} & set(pids.values())
+    assert inside, "no worker started a task within two minutes"
+    victim = min(inside)
+    os.kill(victim, signal.SIGKILL)
+    assert t.is_alive(), "the search ended while every task was held at the gate"
+    gate.touch()
     t.join(timeout=300)
-    assert "best" in out
+    assert not t.is_alive(), "the search did not end within five minutes of the kill"
+    assert "error" not in out, out.get("error")
     assert _table(search, out["best"]).equals(ref.table)
+    assert victim not in set(cluster.run(os.getpid).values())
 
 
 def test_two_pocl_devices_in_one_process_gsea():
