@@ -19,7 +19,7 @@ $(BIN)/python:
 	$(BIN)/python -m pip install -q --upgrade pip
 
 setup: $(BIN)/python
-	$(BIN)/python -m pip install -q ".[pocl,intel]"
+	$(BIN)/python -m pip install -q ".[pocl,intel,plot]"
 
 demo: setup
 	$(BIN)/oclstat demo

@@ -46,6 +46,8 @@ class Characters(list):
 
 def _r_function(name: str, python_name: str):
     """Register an adapter under its R name; Python argument names in its errors become R's."""
+    PYTHON_NAMES[name] = python_name
+
     def decorate(fn):
         @functools.wraps(fn)
         def wrapper(*args, **kwargs):
@@ -60,6 +62,18 @@ def _r_function(name: str, python_name: str):
 
 #: R function name -> its adapter.
 ADAPTERS: dict = {}
+#: R function name -> the Python function (key of oclstat._vocabulary.ENTRIES) it calls.
+PYTHON_NAMES: dict = {}
+
+
+def translate_warning(name: str, message: str) -> str:
+    """A Python warning raised inside R function ``name`` in R's words: the Python function's
+    name and arguments as R's."""
+    python = PYTHON_NAMES[name]
+    short = python.rsplit(".", 1)[-1]
+    if message.startswith(f"{short}: "):
+        message = f"{name}: " + message[len(short) + 2:]
+    return python_to_r(python, message)
 
 
 def _streams_value(st) -> RValue:
@@ -107,8 +121,10 @@ def fisher_sim(x, B=2000, seed=None, streams=None, *, device=None, dname="x"):  
 
 @_r_function("permTest", "permutation_test")
 def perm_test(x, y=None, nWindows=None, alternative="two.sided", midP=False,  # noqa: N803
-              twoSided="distance", groups=None, *, classes=None, features=None,  # noqa: N803
-              device=None, dname="x and y"):
+              twoSided="distance", groups=None, *, classes=None, device=None,  # noqa: N803
+              dname="x and y"):
+    import pandas as pd
+
     from ._multitest import benjamini_hochberg
     from ._permutation import permutation_test
 
@@ -116,34 +132,39 @@ def perm_test(x, y=None, nWindows=None, alternative="two.sided", midP=False,  # 
     if alternative not in alternatives:
         raise ValueError(f"alternative must be one of {list(alternatives)}, got "
                          f"{alternative!r}")
-    x = np.asarray(x, dtype=np.float64)
     if groups is None:
         if y is None:
             raise ValueError("give y (the second sample) or groups")
-        y = np.asarray(y, dtype=np.float64)
-        one = x.ndim == 1 and y.ndim == 1
-        if not one and (x.ndim != 2 or y.ndim != 2 or x.shape[0] != y.shape[0]):
+        one = np.ndim(x) == 1 and np.ndim(y) == 1
+        if not one and (np.ndim(x) != 2 or np.ndim(y) != 2):
             raise ValueError("x and y must both be vectors, or matrices with the same rows "
                              "(features)")
+        if one:     # two samples: their values, not their names, are the data
+            x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
         inputs = {"y": y}
     else:
-        one = x.ndim == 1
-        inputs = {"groups": [str(g) for g in groups],
+        one = np.ndim(x) == 1
+        if one and isinstance(x, pd.Series):      # named samples: matched to groups' names
+            x = pd.DataFrame([x.to_numpy(dtype=float)], columns=x.index)
+        inputs = {"groups": groups,
                   "classes": None if classes is None else tuple(str(c) for c in classes)}
     res = permutation_test(x, n_windows=nWindows, alternative=alternatives[alternative],
                            two_sided=twoSided, mid_p=bool(midP), device=device, **inputs)
     if one:
+        def first(v):
+            return float(np.asarray(v, dtype=float).ravel()[0])
+
         method = ("Exact two-sample permutation test (sum of the first sample"
                   + ("" if nWindows is None else f"'s window scores, {int(nWindows)} windows")
                   + ")" + (", mid-P" if midP else ""))
-        means = RValue(np.array([res.mean_x, res.mean_y]),
+        means = RValue(np.array([first(res.mean_x), first(res.mean_y)]),
                        attributes={"names": Characters(["mean of x", "mean of y"])})
-        return RValue({"statistic": RValue(np.array([float(res.statistic)]),
+        return RValue({"statistic": RValue(np.array([first(res.statistic)]),
                                            attributes={"names": Characters(["T"])}),
-                       "p.value": float(res.pvalue), "alternative": alternative,
+                       "p.value": first(res.pvalue), "alternative": alternative,
                        "method": method, "data.name": dname, "estimate": means}, "htest")
     p = np.asarray(res.pvalue, dtype=np.float64)
-    feature = (Characters(str(f) for f in features) if features is not None
+    feature = (Characters(str(f) for f in res.features) if res.features is not None
                else np.arange(1, len(p) + 1))
     return RValue({"feature": feature, "meanX": res.mean_x, "meanY": res.mean_y,
                    "meanDiff": res.mean_x - res.mean_y, "effectSize": res.effect_size,
@@ -153,15 +174,17 @@ def perm_test(x, y=None, nWindows=None, alternative="two.sided", midP=False,  # 
 
 @_r_function("gsea", "gsea")
 def gsea(expr, labels, geneSets, nperm=1000, metric="signal_to_noise", weight=1.0,  # noqa: N803
-         minSize=15, maxSize=500, seed=None, *, genes=None, classes=None, device=None):  # noqa: N803
+         minSize=15, maxSize=500, seed=None, *, classes=None, device=None):  # noqa: N803
     from ._gsea import gsea as run
     from ._multitest import benjamini_hochberg
 
     if not isinstance(geneSets, dict) or not geneSets or any(not k for k in geneSets):
         raise ValueError("geneSets must be a named list of character vectors")
-    res = run(np.asarray(expr, dtype=np.float64), [str(v) for v in labels],
+    import pandas as pd
+
+    labels = labels.astype(str) if isinstance(labels, pd.Series) else [str(v) for v in labels]
+    res = run(expr, labels,
               {k: [str(g) for g in np.atleast_1d(v)] for k, v in geneSets.items()},
-              genes=None if genes is None else [str(g) for g in genes],
               classes=None if classes is None else tuple(str(c) for c in classes),
               n_resamples=nperm, metric=metric, weight=weight, min_size=minSize,
               max_size=maxSize, seed=seed, device=device)
@@ -179,7 +202,7 @@ def gsea(expr, labels, geneSets, nperm=1000, metric="signal_to_noise", weight=1.
 @_r_function("fgseaGpu", "gsea_prerank")
 def fgsea_gpu(pathways, stats, nPermSimple=1000, method="multilevel",  # noqa: N803
               minSize=15, maxSize=500, eps=1e-50, sampleSize=101, gseaParam=1.0,  # noqa: N803
-              seed=None, *, genes=None, device=None):
+              seed=None, *, device=None):
     import pandas as pd
 
     from ._prerank import gsea_prerank
@@ -187,10 +210,10 @@ def fgsea_gpu(pathways, stats, nPermSimple=1000, method="multilevel",  # noqa: N
     if not isinstance(pathways, dict) or not pathways or any(not k for k in pathways):
         raise ValueError("pathways must be a named list of character vectors")
     if isinstance(stats, dict):
-        genes, stats = list(stats), list(stats.values())
-    if genes is None:
+        stats = pd.Series(stats, dtype=float)
+    if not isinstance(stats, pd.Series):
         raise ValueError("stats must be a named numeric vector (names are genes)")
-    ranking = pd.Series(np.asarray(stats, dtype=np.float64), index=[str(g) for g in genes])
+    ranking = stats.astype(np.float64)
     res = gsea_prerank(ranking, {k: [str(g) for g in np.atleast_1d(v)]
                                  for k, v in pathways.items()},
                        n_resamples=nPermSimple, method=method, min_size=minSize,
@@ -211,8 +234,8 @@ def epistasis(genotypes, phenotype, order=4, top=10, score="k2", snpNames=None, 
               backend="auto", *, device=None):
     from ._epistasis import epistasis as run
 
-    res = run(np.asarray(genotypes), np.asarray(phenotype),
-              order=order, top=top, score=score, backend=backend, device=device)
+    res = run(genotypes, phenotype, order=order, top=top, score=score, backend=backend,
+              device=device)
     t = res.table
     k = int(order)
     cols: dict = {f"snp{i}": t[f"snp{i}"].to_numpy(dtype=np.int32) + 1 for i in range(1, k + 1)}
@@ -371,7 +394,7 @@ def likfit_lgm_gpu(coords, y, X=None, param=None, paramToEstimate=("range", "nug
 
 @_r_function("qqnormGpu", "random.qqnorm")
 def qqnorm_gpu(y, *, device=None):
-    from ._fields.special import qqnorm
+    from ._special import qqnorm
 
     x, yy = qqnorm(y, device=device)
     return RValue({"x": x, "y": yy})
@@ -379,7 +402,7 @@ def qqnorm_gpu(y, *, device=None):
 
 @_r_function("logfactSum", "special.logfact_sum")
 def logfact_sum(x, *, device=None):
-    from ._fields.special import logfact_sum as run
+    from ._special import logfact_sum as run
 
     return run(np.asarray(x), device=device)
 
@@ -416,10 +439,10 @@ def read_gmt(path, *, device=None):
 
 
 @_r_function("readRnk", "io.read_rnk")
-def read_rnk(path, *, device=None):
+def read_rnk(path, header="auto", *, device=None):
     from .io import read_rnk as run
 
-    s = run(str(path))
+    s = run(str(path), header=header)
     return RValue(s.to_numpy(dtype=np.float64),
                   attributes={"names": Characters(str(g) for g in s.index)})
 

@@ -8,9 +8,13 @@ whole arrays.
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 
-__all__ = ["short_repr"]
+from ._readers.inference import input_of
+
+__all__ = ["short_repr", "with_input"]
 
 
 def _short(value) -> str:
@@ -29,3 +33,10 @@ def _short(value) -> str:
 def short_repr(name: str, **fields) -> str:
     """``name(field=value, ...)`` with arrays and long lists written as their sizes."""
     return f"{name}({', '.join(f'{k}={_short(v)}' for k, v in fields.items())})"
+
+
+def with_input(result, *inputs):
+    """``result`` with ``input`` set to what was read for ``inputs`` (the readers' outputs
+    carry it as ``.input`` or ``.attrs["input"]``); unchanged when none came from a file."""
+    info = input_of(*inputs)
+    return result if info is None else dataclasses.replace(result, input=info)

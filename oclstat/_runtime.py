@@ -753,6 +753,8 @@ class Runtime:
 
         With ``wait_for`` (a launch's event), the copy waits for that launch only: it runs on a
         second queue, so launches queued after it keep the device busy meanwhile."""
+        if not out.flags.c_contiguous:      # the copy would land in memory order, not index
+            raise ValueError("Runtime.read needs a C-contiguous host array")
         if out.nbytes:
             if wait_for is None:
                 cl.enqueue_copy(self.queue, out, buffer, is_blocking=True)

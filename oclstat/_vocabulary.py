@@ -23,7 +23,7 @@ import re
 from dataclasses import dataclass, field
 
 __all__ = ["Entry", "ENTRIES", "CLI_FLAGS", "KEYWORD_ONLY", "cli_flag", "python_to_r",
-           "python_to_cli"]
+           "python_to_cli", "plain_values"]
 
 #: Python argument -> command-line flag, the same in every sub-command that offers it
 #: (positional command-line arguments are written without dashes).
@@ -46,6 +46,7 @@ CLI_FLAGS = {
     "score": "--score",
     "top": "--top",
     "layout": "--layout",
+    "phenotype_name": "--phenotype-name",
     "backend": "--backend",
     "n_sim": "--n-sim",
     "params": "--param",
@@ -145,12 +146,12 @@ ENTRIES: dict[str, Entry] = {
                  "min_size": "minSize", "max_size": "maxSize", "sample_size": "sampleSize",
                  "weight": "gseaParam"},
         cli_names={"ranking": "--rnk", "gene_sets": "--gmt"}, not_in_cli=("dtype",),
-        cli_only=(*_FILES, "--plot", "--plot-set", "--report")),
+        cli_only=(*_FILES, "--plot", "--plot-set", "--report", "--header")),
     "epistasis": Entry(
         cli="epistasis", r="epistasis", r_names={"snps": "snpNames"},
         cli_names={"genotypes": ("--bfile", "--csv")},
         not_in_cli=("phenotype", "snps"),
-        cli_only=(*_FILES, *_TABLE_LAYOUT, "--devices", "--epi-cc")),
+        cli_only=(*_FILES, *_TABLE_LAYOUT, "--devices", "--epi-cc", "--phenotype-name")),
     "matern_cov": Entry(r="maternBatch", r_names={"dtype": "type"}),
     "solve_triangular_batch": Entry(
         r="backsolveBatch", r_names={"a": "A", "b": "B", "unit_diagonal": "unitDiagonal"}),
@@ -188,6 +189,7 @@ ENTRIES: dict[str, Entry] = {
     "io.read_cls": Entry(r="readCls", r_names={"source": "path"}),
     "io.read_gmt": Entry(r="readGmt", r_names={"source": "path", "descriptions": None}),
     "io.read_rnk": Entry(r="readRnk", r_names={"source": "path"}),
+    "io.read_frame": Entry(),
     "get_runtime": Entry(r="setDevice", r_names={"device": "device"}),
     "devices": Entry(cli="devices", r="listDevices"),
 }
@@ -204,15 +206,93 @@ def _replace(message: str, names: dict) -> str:
     return message
 
 
+#: numpy scalars as Python prints them (np.float64(1.5), np.int32(2)): their plain values.
+_NUMPY_SCALAR = re.compile(r"\bnp\.(?:float|int|uint|complex|bool|str)_?\d*\(([^()]*)\)")
+#: Python keyword syntax in a message: name=value (value quoted, numpy, or a word).
+_KEYWORD = re.compile(r"(?<![\w.-])([a-z][a-z0-9_]*)=(\'[^\']*\'|\"[^\"]*\"|(?:np|numpy)"
+                      r"\.\w+|[\w.+-]+)?")
+#: Flags that take yes/no/auto.
+_YES_NO = {"--header", "--row-names"}
+
+
+def plain_values(message: str) -> str:
+    """A message with numpy scalars written as plain numbers (``np.float64(1.5)`` -> 1.5)."""
+    return _NUMPY_SCALAR.sub(r"\1", message)
+
+
+def _cli_keyword(match) -> str:
+    name, value = match.group(1), match.group(2)
+    flag = CLI_FLAGS.get(name)
+    if flag is None or not flag.startswith("--"):
+        return match.group(0)
+    if value is None:
+        return flag
+    value = value.strip("'\"")
+    if value.startswith(("np.", "numpy.")):
+        value = value.split(".", 1)[1]
+    if flag in _YES_NO and value in ("True", "False"):
+        value = "yes" if value == "True" else "no"
+    elif value == "True":
+        return flag
+    elif value == "False":
+        return f"no {flag}"
+    return f"{flag} {value}"
+
+
+#: An element of an argument in Python's 0-based index notation: ``name[3]``, ``a[0, 2, 2]``.
+_INDEX = re.compile(r"(?<![\w.])([A-Za-z_][A-Za-z0-9_]*)\[(\d+(?:, *\d+)*)\]")
+
+
+def _one_based(indices: str) -> str:
+    return ", ".join(str(int(i) + 1) for i in indices.split(","))
+
+
 def python_to_cli(message: str) -> str:
-    """An error message with Python argument names written as command-line flags."""
+    """An error message with Python argument names written as command-line flags: ``name=
+    value`` as ``--name value`` (True/False as yes/no where the flag takes them), bare names
+    with an underscore as their flags, numpy scalars as plain numbers, and an element of a
+    repeatable option counted from 1 (``params[0]`` is the first ``--param``)."""
+    def element(match):
+        flag = CLI_FLAGS.get(match.group(1))
+        if flag is None or not flag.startswith("--") or "," in match.group(2):
+            return match.group(0)
+        return f"{flag} #{int(match.group(2)) + 1}"
+
+    message = _INDEX.sub(element, plain_values(message))
+    message = _KEYWORD.sub(_cli_keyword, message)
     names = {k: v for k, v in CLI_FLAGS.items() if v.startswith("--") and "_" in k}
     return _replace(message, names)
 
 
+def _r_literal(value: str) -> str:
+    if value in ("True", "False", "None"):
+        return {"True": "TRUE", "False": "FALSE", "None": "NULL"}[value]
+    if value.startswith("'") and value.endswith("'"):
+        return '"' + value[1:-1] + '"'
+    if value.startswith(("np.", "numpy.")):
+        return '"' + value.split(".", 1)[1].replace("float64", "double").replace(
+            "float32", "float") + '"'
+    return value
+
+
 def python_to_r(function: str, message: str) -> str:
     """An error message of ``function`` (a key of :data:`ENTRIES`) with Python argument names
-    written as its R formals."""
+    written as its R formals, ``name=value`` as ``name = value`` with R's literals, and numpy
+    scalars as plain numbers."""
     entry = ENTRIES[function]
     names = {k: v for k, v in entry.r_names.items() if v is not None and v != k}
+
+    def keyword(match):
+        name, value = match.group(1), match.group(2)
+        r = names.get(name, name if entry.r_name(name) else None)
+        if r is None:
+            return match.group(0)
+        return f"{r} = {_r_literal(value)}" if value is not None else f"{r} ="
+
+    def element(match):          # R counts from 1
+        name = names.get(match.group(1), match.group(1))
+        return f"{name}[{_one_based(match.group(2))}]"
+
+    message = _INDEX.sub(element, plain_values(message))
+    message = _KEYWORD.sub(keyword, message)
     return _replace(message, names)

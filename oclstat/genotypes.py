@@ -21,11 +21,15 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._tables import open_text, read_table
+from ._readers import Inference, ReadInfo, open_text, read_table
 
-__all__ = ["Genotypes", "read_plink", "read_genotype_table"]
+__all__ = ["Genotypes", "read_plink", "read_genotype_table", "PHENOTYPE_NAMES"]
 
-_CASE_NAMES = ("class", "y", "phenotype", "pheno", "status", "label")
+#: Names that mark the phenotype's row or column in a genotype table (any case), besides
+#: BitEpi's ``VarSam`` row.
+PHENOTYPE_NAMES = frozenset({"class", "y", "phenotype", "pheno", "status", "label",
+                             "disease", "case", "case_control", "casecontrol", "affection",
+                             "affected", "outcome", "trait", "target"})
 
 
 @dataclass(repr=False)
@@ -39,6 +43,7 @@ class Genotypes:
     sample_ids: list | None = None
     chromosomes: list | None = None
     positions: np.ndarray | None = None
+    input: ReadInfo | None = None
 
     def __repr__(self) -> str:
         g, y = self.genotypes, np.asarray(self.phenotype)
@@ -126,12 +131,26 @@ def read_plink(prefix) -> Genotypes:
     except ValueError:
         raise ValueError(f"{prefix}.bim: column 4 (base-pair position) must be integers") \
             from None
+    info = ReadInfo(prefix, "PLINK 1 binary genotypes (SNPs x samples)", genotypes.shape,
+                    (Inference("phenotype: .fam column 6", "2 case, 1 control, else missing"),),
+                    (f"{int((phenotype == 1).sum()):,} cases, {int((phenotype == 0).sum()):,} "
+                     f"controls, {int((phenotype < 0).sum()):,} missing",))
     return Genotypes(genotypes, phenotype, [b[1] for b in bim], [f[1] for f in fam],
-                     [b[0] for b in bim], positions)
+                     [b[0] for b in bim], positions, input=info)
 
 
-def read_genotype_table(path, *, layout: str = "auto", phenotype=None, header="auto",
-                        row_names="auto") -> Genotypes:
+def _named_phenotype(names, wanted) -> list[int]:
+    """Positions of ``names`` that name the phenotype: ``wanted`` exactly, or (None) one of
+    the names tools use for it."""
+    if names is None:
+        return []
+    if wanted is not None:
+        return [i for i, n in enumerate(names) if n.strip() == wanted]
+    return [i for i, n in enumerate(names) if n.strip().lower() in PHENOTYPE_NAMES]
+
+
+def read_genotype_table(path, *, layout: str = "auto", phenotype=None, phenotype_name=None,
+                        header="auto", row_names="auto") -> Genotypes:
     """Read 0/1/2 genotypes from CSV/TSV (gzip too, by content).
 
     Parameters
@@ -139,12 +158,17 @@ def read_genotype_table(path, *, layout: str = "auto", phenotype=None, header="a
     path : str or path
         The table.
     layout : {"auto", "snp-major", "sample-major"}, optional
-        "snp-major": one row per SNP (its name first); a row named ``VarSam`` (BitEpi) holds
-        the phenotype. "sample-major": one row per sample; the phenotype is the column named
-        class/y/phenotype/pheno/status/label (else the last column). "auto" picks snp-major
-        when a row is named ``VarSam``.
+        "snp-major": one row per SNP (its name first), the phenotype in a row;
+        "sample-major": one row per sample, the phenotype in a column. "auto": the
+        orientation in which the phenotype is named (or, with ``phenotype=``, the one its
+        length fits); refused when both or neither would do.
     phenotype : array_like, optional
-        The phenotype instead of the one in the table.
+        The phenotype (one value per sample) instead of a row or column of the table.
+    phenotype_name : str, optional
+        The row (snp-major) or column (sample-major) that holds the phenotype. Default: the
+        one named ``VarSam`` (BitEpi) or, case-insensitively, one of
+        :data:`PHENOTYPE_NAMES` (class, y, phenotype, pheno, status, label, disease, ...);
+        a table that names none is refused, never guessed.
     header, row_names : bool or "auto", optional
         As :func:`oclstat.io.read_table` (the layout is worked out from the content and refused
         when ambiguous).
@@ -153,7 +177,7 @@ def read_genotype_table(path, *, layout: str = "auto", phenotype=None, header="a
     -------
     Genotypes
         SNPs x samples (int8, -1 missing), phenotype, SNP names (snp0, snp1, ... without a
-        header).
+        header), and ``input``: what was read and every decision taken.
 
     See Also
     --------
@@ -178,6 +202,8 @@ def read_genotype_table(path, *, layout: str = "auto", phenotype=None, header="a
     >>> g = read_genotype_table(io.StringIO("snp,s1,s2,s3\\nrs1,0,1,2\\nVarSam,1,0,1\\n"))
     >>> g.genotypes.tolist(), g.phenotype.tolist(), g.snp_names
     ([[0, 1, 2]], [1, 0, 1], ['rs1'])
+    >>> print(g.input.summary())  # doctest: +ELLIPSIS
+    <stream>: 1 x 3 genotype table (SNPs x samples); ...; phenotype: row 'VarSam' (snp-major) (...)
     """
     if layout not in ("auto", "snp-major", "sample-major"):
         raise ValueError(f"layout must be 'auto', 'snp-major' or 'sample-major', got {layout!r}")
@@ -185,35 +211,67 @@ def read_genotype_table(path, *, layout: str = "auto", phenotype=None, header="a
                        index_like_data=True)
     where = table.source
     values = np.where(np.isnan(table.values), -1, table.values)
-    rows = table.row_names or []
-    varsam = [i for i, r in enumerate(rows) if r.strip().lower() == "varsam"]
-    if layout == "auto":
-        layout = "snp-major" if varsam else "sample-major"
-    pheno = None
-    if layout == "snp-major":
-        if varsam:
-            pheno = values[varsam[0]]
-            keep = [i for i in range(len(values)) if i != varsam[0]]
-            values = values[keep]
-            rows = [rows[i] for i in keep]
-        g = values
-        names = list(rows) if rows else [f"snp{i}" for i in range(len(g))]
-        samples = table.col_names
+    rows, cols = table.row_names, table.col_names
+    how = "as asked" if layout != "auto" else None
+    if phenotype is not None:
+        pheno = np.asarray(phenotype)
+        if pheno.ndim != 1:
+            raise ValueError(f"phenotype must be one value per sample, got shape {pheno.shape}")
+        if layout == "auto":
+            fits = [lay for lay, n in (("sample-major", values.shape[0]),
+                                       ("snp-major", values.shape[1])) if n == len(pheno)]
+            if len(fits) != 1:
+                raise ValueError(
+                    f"{where}: the table is {values.shape[0]} x {values.shape[1]} and the "
+                    f"phenotype has {len(pheno)} values: "
+                    + ("either orientation fits" if fits else "neither orientation fits")
+                    + "; say which with layout='snp-major' or layout='sample-major'")
+            layout, how = fits[0], f"the phenotype's {len(pheno)} values fit this way only"
+        found = ("given", None)
     else:
-        cols = list(table.col_names) if table.col_names else None
-        if phenotype is None:
-            col = values.shape[1] - 1
-            if cols:
-                lower = [c.strip().lower() for c in cols]
-                col = next((i for i, c in enumerate(lower) if c in _CASE_NAMES), col)
-            pheno = values[:, col]
-            keep = [i for i in range(values.shape[1]) if i != col]
-        else:
-            keep = list(range(values.shape[1]))
+        by_row = _named_phenotype(rows, phenotype_name) or (
+            [i for i, r in enumerate(rows or []) if r.strip().lower() == "varsam"]
+            if phenotype_name is None else [])
+        by_col = _named_phenotype(cols, phenotype_name)
+        if layout == "snp-major":
+            by_col = []
+        elif layout == "sample-major":
+            by_row = []
+        what = repr(phenotype_name) if phenotype_name else "VarSam, " + ", ".join(
+            sorted(PHENOTYPE_NAMES)[:6]) + ", ..."
+        if by_row and by_col:
+            raise ValueError(f"{where}: a row and a column are both named as the phenotype "
+                             f"({rows[by_row[0]]!r}, {cols[by_col[0]]!r}); say which with "
+                             "layout='snp-major' or layout='sample-major'")
+        hits = by_row or by_col
+        if not hits:
+            place = {"auto": "row or column", "snp-major": "row", "sample-major": "column"}
+            raise ValueError(
+                f"{where}: no {place[layout]} is named as the phenotype ({what}); name it with "
+                "phenotype_name=, or give the phenotype with phenotype= (and layout= if the "
+                "table could be read either way)")
+        if len(hits) > 1:
+            names = rows if by_row else cols
+            raise ValueError(f"{where}: {len(hits)} {'rows' if by_row else 'columns'} could be "
+                             f"the phenotype ({', '.join(repr(names[i]) for i in hits[:4])}); "
+                             "say which with phenotype_name=")
+        layout = "snp-major" if by_row else "sample-major"
+        found = ("row" if by_row else "column", hits[0])
+        how = how or ("named as asked" if phenotype_name else "its name")
+        pheno = values[hits[0]] if by_row else values[:, hits[0]]
+    if layout == "snp-major":
+        keep = [i for i in range(len(values)) if found[0] != "row" or i != found[1]]
+        g = values[keep]
+        names = [rows[i] for i in keep] if rows else [f"snp{i}" for i in range(len(g))]
+        samples = cols
+    else:
+        keep = [i for i in range(values.shape[1]) if found[0] != "column" or i != found[1]]
         g = values[:, keep].T
         names = [cols[i] for i in keep] if cols else [f"snp{i}" for i in range(len(keep))]
-        samples = list(rows) if rows else None
+        samples = rows
+    notes = []
     if len(set(names)) == 1 and len(names) > 1:    # a placeholder (hiperbio's X,X,...,Y)
+        notes.append(f"SNP names all {names[0]!r}: named snp0, snp1, ...")
         names = [f"snp{i}" for i in range(len(names))]
     if len(set(names)) != len(names):
         dup = next(n for n in names if names.count(n) > 1)
@@ -223,14 +281,21 @@ def read_genotype_table(path, *, layout: str = "auto", phenotype=None, header="a
         s_, n_ = (int(v[0]) for v in np.nonzero(bad))
         raise ValueError(f"{where}: SNP {names[s_]!r}, sample {n_ + 1} is {g[s_, n_]:g}, not a "
                          "genotype (0, 1, 2 or missing)")
-    if phenotype is not None:
-        pheno = np.asarray(phenotype)
-    if pheno is None:
-        raise ValueError(f"{where}: no phenotype in the file; pass phenotype=")
     pheno = np.asarray(pheno, dtype=np.float64)
     if not np.isin(pheno, (-1, 0, 1)).all():
         bad_v = pheno[~np.isin(pheno, (-1, 0, 1))][0]
         raise ValueError(f"{where}: phenotype value {bad_v:g} is not 1 (case), 0 (control) or "
-                         "missing")
+                         "missing (-1)")
+    if found[0] == "given":
+        reading = f"phenotype given ({layout})"
+    else:
+        label = (rows if found[0] == "row" else cols)[found[1]]
+        reading = f"phenotype: {found[0]} {label!r} ({layout})"
+    other = None if phenotype_name or phenotype is not None else "phenotype_name="
+    inference = Inference(reading, how, other)
+    shape = g.shape
+    base = table.input
+    info = ReadInfo(where, "genotype table (SNPs x samples)", shape,
+                    (*base.inferences, inference), tuple(notes))
     return Genotypes(g.astype(np.int8), pheno.astype(np.int8), names,
-                     list(samples) if samples else None)
+                     list(samples) if samples else None, input=info)

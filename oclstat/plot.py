@@ -18,14 +18,17 @@ from __future__ import annotations
 import numpy as np
 
 
-def _pyplot():
+def _pyplot(caller: str):
+    """matplotlib's pyplot; without matplotlib an ImportError that names ``caller`` (the
+    function or option the user called) and how to install it."""
     try:
         import matplotlib
 
         matplotlib.use(matplotlib.get_backend())
         import matplotlib.pyplot as plt
     except ImportError:  # pragma: no cover - depends on the environment
-        raise ImportError("plot_enrichment needs matplotlib: pip install 'oclstat[plot]'") from None
+        raise ImportError(f"{caller} needs matplotlib: pip install 'oclstat[plot]' (or pip "
+                          "install matplotlib)") from None
     return plt
 
 
@@ -73,7 +76,7 @@ def plot_enrichment(result, set_name: str, *, ax=None, title: str | None = None)
     >>> len(fig.axes)
     3
     """
-    plt = _pyplot()
+    plt = _pyplot("plot_enrichment")
     rsum = result.running_sum(set_name)
     pos = result._positions(set_name)
     metric = result.ranking.to_numpy()
@@ -146,7 +149,7 @@ def plot_fields(images, *, titles=None, cmap: str = "viridis", max_cols: int = 5
     >>> [ax.get_title() for ax in fig.axes[:2]]
     ['a', 'b']
     """
-    plt = _pyplot()
+    plt = _pyplot("plot_fields")
     imgs = np.asarray(images)
     if imgs.ndim == 2:
         imgs = imgs[None]
@@ -218,7 +221,7 @@ def plot_profiles(fit):
     """
     from scipy.stats import chi2
 
-    plt = _pyplot()
+    plt = _pyplot("plot_profiles")
     names = list(fit.profiles)
     panels = len(names) + (fit.profile2d is not None)
     if panels == 0:
@@ -305,7 +308,7 @@ def plot_kriging(prediction, *, what: str = "mean", points=None, cmap: str = "vi
     """
     if what not in ("mean", "sd"):
         raise ValueError(f"what must be 'mean' or 'sd', got {what!r}")
-    plt = _pyplot()
+    plt = _pyplot("plot_kriging")
     xs = np.unique(prediction["x"])
     ys = np.unique(prediction["y"])
     if len(xs) * len(ys) != len(prediction):
@@ -365,9 +368,9 @@ def plot_qq(y, *, ax=None, max_points: int = 20_000, device=None):
     >>> fig.axes[0].get_xlabel()
     'theoretical quantiles'
     """
-    from ._fields.special import qnorm, qqnorm
+    from ._special import qnorm, qqnorm
 
-    plt = _pyplot()
+    plt = _pyplot("plot_qq")
     x, yy = qqnorm(y, device=device)
     order = np.argsort(x, kind="stable")
     keep = order[np.unique(np.linspace(0, len(order) - 1, min(max_points, len(order)))

@@ -31,9 +31,9 @@ True
 
 from __future__ import annotations
 
-from ._fields.special import qnorm, qqnorm
 from ._random.draws import exponential, integers, normal, random_raw, uniform
 from ._random.streams import DEFAULT_SEED, MAX_DEFAULT_STREAMS, Streams, as_seed, create_streams
+from ._special import qnorm, qqnorm
 
 __all__ = [
     "Streams",

@@ -141,7 +141,7 @@ def write_gsea_report(result, directory, *, parameters: dict | None = None, rows
     >>> write_gsea_report(res, tempfile.mkdtemp(), plots=1).name
     'index.html'
     """
-    plt = _pyplot()
+    plt = _pyplot("write_gsea_report")
     out = Path(directory)
     out.mkdir(parents=True, exist_ok=True)
     sections, images = [], []

@@ -72,7 +72,7 @@ def to_python(obj, name: str = "x"):
         codes = list(obj)
         if any(c == ri.NA_Integer for c in codes):
             raise ValueError(f"{name} (a factor) contains NA")
-        return [levels[c - 1] for c in codes]
+        return _named([levels[c - 1] for c in codes], obj)
     if isinstance(obj, ri.ListSexpVector):
         names = _attr(obj, "names")
         items = [to_python(v, f"{name}[[{i + 1}]]") for i, v in enumerate(obj)]
@@ -83,7 +83,7 @@ def to_python(obj, name: str = "x"):
         values = list(obj)
         if any(v is ri.NA_Character for v in values):
             raise ValueError(f"{name} contains NA")
-        return values
+        return _named(values, obj)
     if isinstance(obj, (ri.FloatSexpVector, ri.IntSexpVector, ri.BoolSexpVector)):
         if isinstance(obj, ri.FloatSexpVector):
             arr = np.array(obj, dtype=np.float64)
@@ -95,8 +95,27 @@ def to_python(obj, name: str = "x"):
         dim = _attr(obj, "dim")
         if dim is not None:
             arr = np.ascontiguousarray(arr.reshape(list(dim), order="F"))
-        return arr
+            rows, cols = (_dimnames(obj, 0), _dimnames(obj, 1)) if len(dim) == 2 else (None,
+                                                                                     None)
+            if rows is not None or cols is not None:
+                import pandas as pd
+
+                return pd.DataFrame(arr, index=rows, columns=cols)
+            return arr
+        return _named(arr, obj)
     raise TypeError(f"{name}: cannot convert an R object of class {classes or type(obj)}")
+
+
+def _named(values, obj):
+    """R's ``names`` kept: a pandas Series indexed by them (oclstat aligns by label), else the
+    values as they are."""
+    names = _attr(obj, "names")
+    if names is None:
+        return values
+    import pandas as pd
+
+    return pd.Series(values, index=[str(n) for n in names],
+                     dtype=object if isinstance(values, list) else None)
 
 
 def to_r(value):
@@ -202,7 +221,7 @@ def _scalar(value):
 
 
 #: Arguments that are data (vectors stay vectors even of length one).
-_DATA = {"x", "y", "labels", "phenotype", "snpNames"}
+_DATA = {"x", "y", "labels", "phenotype", "snpNames", "groups", "stats"}
 
 
 def _dimnames(obj, axis: int):
@@ -218,21 +237,19 @@ def _extras(rname: str, raw: dict) -> dict:
     factor levels)."""
     ri, _ = _ri()
     out: dict = {}
-    if rname == "gsea" and "expr" in raw:
-        out["genes"] = _dimnames(raw["expr"], 0)
-        labels = raw.get("labels")
-        if labels is not None and "factor" in _classes(labels):
-            levels = list(_attr(labels, "levels"))
-            used = [levels[i] for i in sorted({c - 1 for c in labels})]
-            if len(used) == 2:
-                out["classes"] = used
-    elif rname == "permTest" and "x" in raw and _attr(raw["x"], "dim") is not None:
-        out["features"] = _dimnames(raw["x"], 0)
-    elif rname == "fgseaGpu" and "stats" in raw:
-        names = _attr(raw["stats"], "names")
-        if names is not None:
-            out["genes"] = [str(g) for g in names]
-    elif rname == "likfitLgmGpu" and raw.get("param") is not None:
+    labels = {"gsea": "labels", "permTest": "groups"}.get(rname)
+    if labels is not None and raw.get(labels) is not None:
+        # class A: the first level of factor(labels), as the R package says (a factor's own
+        # order, else alphabetical), whatever the order of the samples
+        value = raw[labels]
+        if "factor" in _classes(value):
+            levels = list(_attr(value, "levels"))
+            used = [levels[i] for i in sorted({c - 1 for c in value})]
+        else:
+            used = sorted({str(v) for v in value})
+        if len(used) == 2:
+            out["classes"] = used
+    if rname == "likfitLgmGpu" and raw.get("param") is not None:
         names = _attr(raw["param"], "names")
         if names is None:
             raise ValueError("param must be a named vector, e.g. c(shape = 1.5)")

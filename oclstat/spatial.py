@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from ._spatial import (
     MODEL_COLUMNS,
+    DegenerateFitWarning,
     MaternFit,
     MaternLoglik,
     fit_matern,
@@ -17,5 +18,5 @@ from ._spatial import (
     predict_matern,
 )
 
-__all__ = ["MODEL_COLUMNS", "MaternFit", "MaternLoglik", "fit_matern", "matern_loglik",
-           "predict_matern"]
+__all__ = ["MODEL_COLUMNS", "DegenerateFitWarning", "MaternFit", "MaternLoglik", "fit_matern",
+           "matern_loglik", "predict_matern"]

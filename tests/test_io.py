@@ -62,7 +62,7 @@ def test_round_trips(tmp_path):
     [
         ("#1.4\n1\t1\n", "expected '#1.2' or '#1.3'"),
         ("#1.2\n1\tx\nNAME\tDescription\ta\n", "dimensions must be integers"),
-        ("#1.2\n1\t2\nNAME\tDescription\ta\n", "header has 3 fields"),
+        ("#1.2\n1\t2\nNAME\tDescription\ta\n", "expected 4 tab-separated fields, got 3"),
         ("#1.2\n1\t1\nNAME\tD\ta\nG\tna\t1\t2\n", "expected 3 tab-separated fields"),
         ("#1.2\n2\t1\nNAME\tD\ta\nG\tna\t1\nG\tna\t2\n", "gene name 'G' appears twice"),
         ("#1.2\n2\t1\nNAME\tD\ta\nG\tna\t1\n", "says 2 genes, the file has 1"),
@@ -100,7 +100,13 @@ def test_malformed_cls(content, match):
 
 def test_malformed_gmt():
     with pytest.raises(ValueError, match="line 2: a GMT line needs"):
-        oio.read_gmt(text("S1\tna\tA\nS2\tna\n"))
+        oio.read_gmt(text("S1\tna\tA\nS2\n"))
+    sets = oio.read_gmt(text("S1\tna\tA\nS2\tna\n\nS3\tna\t\t\n"))   # empty sets: skipped
+    assert sets == {"S1": ["A"]}
+    assert "2 set(s) with no genes skipped: 'S2' (line 2), 'S3' (line 4)" in \
+        sets.input.summary()
+    with pytest.raises(ValueError, match="no gene sets found .1 lines name a set with no"):
+        oio.read_gmt(text("S2\tna\n"))
     with pytest.raises(ValueError, match="gene set 'S1' appears twice"):
         oio.read_gmt(text("S1\tna\tA\nS1\tna\tB\n"))
     with pytest.raises(ValueError, match="no gene sets"):

@@ -13,10 +13,12 @@ import oclstat
 
 PKG = Path(oclstat.__file__).resolve().parent
 CAPABILITIES = ("_random", "_fisher", "_permutation", "_fields", "_gsea", "_prerank",
-                "_epistasis", "_linalg", "_spatial")
+                "_epistasis", "_linalg", "_spatial", "_special")
 #: Modules below every capability: they import no capability and no public face.
 RUNTIME = {"oclstat._constants", "oclstat._runtime", "oclstat._validation", "oclstat._labels",
-           "oclstat._tables", "oclstat._progress", "oclstat._multitest", "oclstat._scale",
+           "oclstat._readers", *(f"oclstat._readers.{m}" for m in (
+               "text", "inference", "sniff", "tables", "frames", "gsea_files", "groups")),
+           "oclstat._progress", "oclstat._multitest", "oclstat._scale",
            "oclstat._results", "oclstat._deprecation", "oclstat._vocabulary",
            "oclstat._docs"}
 #: Inside a capability package, from the bottom up: a module may import its own layer or
@@ -116,7 +118,9 @@ def test_runtime_layer_imports_no_capability(graph):
 BUILDS_ON = {"_prerank": {"_gsea"},
              # batched solves and products reuse the fields' chunking and multi-device map;
              # the spatial models build on the fields' Matérn and LDLᵀ kernels and on them
-             "_linalg": {"_fields"}, "_spatial": {"_fields", "_linalg"}}
+             "_linalg": {"_fields"}, "_spatial": {"_fields", "_linalg"},
+             # the Matérn covariance evaluates K_nu with the special functions' code
+             "_fields": {"_special"}}
 
 
 def test_capabilities_depend_only_on_the_runtime_readers_and_random(graph):

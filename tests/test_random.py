@@ -362,8 +362,22 @@ def test_load_rejects_other_files(tmp_path):
     np.savez(path, a=np.arange(3))
     with pytest.raises(ValueError, match="not an oclstat Streams file"):
         ocr.Streams.load(path)
-    with pytest.raises(ValueError, match="cannot read"):
+    with pytest.raises(FileNotFoundError, match="missing.npz: no such file"):
         ocr.Streams.load(tmp_path / "missing.npz")
+    (tmp_path / "text.npz").write_text("not a Streams file\n")
+    with pytest.raises(ValueError, match="not an oclstat Streams file .Streams.save writes"):
+        ocr.Streams.load(tmp_path / "text.npz")
+
+
+
+def test_streams_from_a_column_major_matrix(rt):
+    """A Fortran-ordered matrix (as R and pandas hand over) gives the same streams: their
+    states were read back from the device in memory order, transposed."""
+    f = np.asfortranarray(ocr.create_streams(3, seed=4).to_matrix(substream=False))
+    st, ref = ocr.Streams.from_matrix(f), ocr.create_streams(3, seed=4)
+    assert np.array_equal(ocr.uniform(7, streams=st, device=rt),
+                          ocr.uniform(7, streams=ref, device=rt))
+    assert np.array_equal(st.to_matrix(substream=False), ref.to_matrix(substream=False))
 
 
 def test_state_dict_round_trip(rt):

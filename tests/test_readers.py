@@ -73,7 +73,8 @@ def test_fisher_reads_r_write_csv_like_r(tmp_path, capsys, R):
     assert main(["fisher", str(path)]) == 0
     out = capsys.readouterr().out
     assert f"p-value = {r_p:.4g}" in out
-    assert "2 x 3 table (header row, row names)" in out and "total 15" in out
+    assert "2 x 3 table of counts; header row" in out and "; row names (" in out
+    assert "total 15" in out
     assert main(["fisher", str(path), "--method", "simulate", "--resamples", "1e4", "--seed",
                  "1"]) == 0
     out = capsys.readouterr().out
@@ -135,7 +136,9 @@ def test_headerless_table_keeps_its_first_row(tmp_path, shared_data, capsys):
     full = read_table(shared_data / "fisher" / "month.csv")
     np.testing.assert_array_equal(t.values, full.values)
     assert main(["fisher", str(tmp_path / "nh.csv"), "--resamples", "200", "--seed", "1"]) == 0
-    assert "12 x 12 table (row names)" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "12 x 12 table of counts; no header row (the first row is numbers; --header yes" \
+        in out and "; row names (the first column holds labels ('Jan')" in out
 
 
 @pytest.mark.parametrize("text,message", [

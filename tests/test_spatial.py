@@ -116,7 +116,7 @@ def test_solve_triangular_shares_one_factor_and_broadcasts(rt):
 
 def test_solve_triangular_bad_input(rt):
     low = np.tril(np.ones((3, 3)))
-    with pytest.raises(ValueError, match=r"a\[0\] is singular: diagonal element 1"):
+    with pytest.raises(ValueError, match=r"a\[0\] is singular: a\[0, 1, 1\] is 0"):
         oclstat.solve_triangular_batch(low - np.diag([0, 1, 0]), np.ones(3), device=rt)
     with pytest.raises(ValueError, match="b has 4 rows"):
         oclstat.solve_triangular_batch(low, np.ones(4), device=rt)
@@ -258,14 +258,14 @@ def test_loglik_bad_input(rt, data):
     coords, y, X = data
     dup = coords.copy()
     dup[3] = dup[7]
-    with pytest.raises(ValueError, match=r"the covariance of params row\[0\] is not positive "
-                                         r"definite: pivot 7 .*need a nugget > 0"):
+    with pytest.raises(ValueError, match=r"the covariance of params\[0\] is not positive "
+                                         r"definite: pivot number 8 .*need a nugget > 0"):
         oclstat.matern_loglik(dup, y[:, 0], X, [[0.3, 1.0, 0.0, 1.0, 0.0]], device=rt)
     ok = oclstat.matern_loglik(dup, y[:, 0], X, [[0.3, 1.0, 0.1, 1.0, 0.0]], device=rt)
     assert np.isfinite(ok.loglik).all()
     with pytest.raises(ValueError, match="rank deficient"):
         oclstat.matern_loglik(coords, y, np.column_stack([X, X[:, 0]]), PARAMS[:1], device=rt)
-    with pytest.raises(ValueError, match="params row 1: range must be > 0"):
+    with pytest.raises(ValueError, match=r"params\[1\]: range must be > 0"):
         oclstat.matern_loglik(coords, y, X, [[0.3, 1, 0, 1, 0], [0, 1, 0, 1, 0]], device=rt)
     with pytest.raises(ValueError, match="params is missing \\['shape'\\]"):
         oclstat.matern_loglik(coords, y, X, {"range": 0.3}, device=rt)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import warnings
 
 from .._deprecation import renamed
+from .._results import with_input
 from .._runtime import get_runtime, runtime_for
 from .._scale import run
 from . import tasks
@@ -127,7 +128,8 @@ def epistasis(genotypes, phenotype=None, *, order: int = 4, score: str = "k2", t
     runtimes = _runtimes(device)
     if _use_cuda(backend, search, runtimes, client):
         try:
-            return EpistasisResult.of(search, search_tensor_cores(search, progress), "cuda")
+            return with_input(EpistasisResult.of(search, search_tensor_cores(search, progress),
+                                                  "cuda"), genotypes)
         except Exception as exc:
             if backend == "cuda":
                 raise
@@ -137,6 +139,8 @@ def epistasis(genotypes, phenotype=None, *, order: int = 4, score: str = "k2", t
         shared = client.scatter(search, broadcast=True)
         results = run(client, tasks.plan(search, shared), progress=progress,
                       desc="epistasis tasks")
-        return EpistasisResult.of(search, tasks.merge(search, results), "tasks")
+        return with_input(EpistasisResult.of(search, tasks.merge(search, results), "tasks"),
+                          genotypes)
     runtimes = runtimes or [runtime_for(None, "epistasis")]
-    return EpistasisResult.of(search, run_search(search, runtimes, progress=progress), "opencl")
+    return with_input(EpistasisResult.of(search, run_search(search, runtimes, progress=progress),
+                                         "opencl"), genotypes)

@@ -44,6 +44,9 @@ class EpistasisResult:
     n_samples: int
     combinations: int
     backend: str
+    #: What was read, when the inputs came from files (:class:`oclstat.io.ReadInfo`: every
+    #: decision a reader took, with the option that reverses it); None for arrays.
+    input: object = field(default=None, compare=False, repr=False)
 
     @classmethod
     def of(cls, search: Search, best: _Best, backend: str) -> EpistasisResult:

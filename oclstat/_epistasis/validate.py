@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._labels import aligned, check_unique, is_default_index
+from .._labels import aligned, as_labelled, check_unique, is_default_index, oriented
 from ..genotypes import Genotypes
 
 LAYOUTS = ("snp-major", "sample-major")
@@ -20,6 +20,9 @@ def _inputs(genotypes, phenotype, snps, layout="snp-major"):
         raise ValueError(f"layout must be 'snp-major' (SNPs x samples) or 'sample-major' "
                          f"(samples x SNPs), got {layout!r}")
     names = samples = None
+    if layout == "snp-major":
+        genotypes = oriented(genotypes, phenotype, "genotypes", "phenotype")
+    genotypes = as_labelled(genotypes, "genotypes")
     if isinstance(genotypes, Genotypes):
         names = list(genotypes.snp_names)
         samples = list(genotypes.sample_ids) if genotypes.sample_ids else None
@@ -45,17 +48,17 @@ def _inputs(genotypes, phenotype, snps, layout="snp-major"):
             raise TypeError(f"genotypes must be integers 0/1/2 (-1 missing), got {g.dtype}")
         if np.isinf(g).any():
             s_, n_ = (int(v[0]) for v in np.nonzero(np.isinf(g)))
-            raise ValueError(f"genotypes: SNP {s_}, sample {n_} is infinite; genotypes are 0, "
-                             "1, 2 or missing (NaN or -1)")
+            raise ValueError(f"genotypes[{s_}, {n_}] (SNP, sample) is infinite; genotypes are "
+                             "0, 1, 2 or missing (NaN or -1)")
         if not np.all(np.isnan(g) | (g == np.round(g))):
             s_, n_ = (int(v[0]) for v in np.nonzero(~(np.isnan(g) | (g == np.round(g)))))
-            raise ValueError(f"genotypes: SNP {s_}, sample {n_} is {g[s_, n_]!r}; genotypes "
-                             "are 0, 1, 2 or missing (NaN or -1)")
+            raise ValueError(f"genotypes[{s_}, {n_}] (SNP, sample) is {float(g[s_, n_]):g}; "
+                             "genotypes are 0, 1, 2 or missing (NaN or -1)")
         g = np.where(np.isnan(g), -1, g)
     if g.size and (g.min() < -1 or g.max() > 2):
         s, n = (int(v[0]) for v in np.nonzero((g < -1) | (g > 2)))
-        raise ValueError(f"genotypes must be 0, 1, 2 or -1 (missing); SNP {s}, sample {n} is "
-                         f"{float(np.asarray(genotypes)[s, n]):g}")
+        raise ValueError(f"genotypes must be 0, 1, 2 or -1 (missing); genotypes[{s}, {n}] (SNP, "
+                         f"sample) is {float(np.asarray(genotypes)[s, n]):g}")
     g = g.astype(np.int8, copy=False)     # -1 .. 2 (no copy for PLINK's int8 genotypes)
     if phenotype is None:
         raise ValueError("phenotype is required (one 0/1 value per sample)")

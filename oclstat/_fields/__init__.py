@@ -33,6 +33,7 @@ functions); ``special`` (K_nu on the device).
 
 from __future__ import annotations
 
+from .._special import kv, log_kv
 from .api import (
     cholesky_batch,
     fields_on_grid,
@@ -43,7 +44,6 @@ from .api import (
     simulate_fields,
 )
 from .result import LdlResult
-from .special import kv, log_kv
 from .validate import PARAM_COLUMNS
 
 __all__ = [

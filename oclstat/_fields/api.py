@@ -319,7 +319,7 @@ def simulate_fields(coords, params, n_sim: int, *, seed=None, dtype=np.float64,
     dt, _ = _real(dtype, first)
     z = normal((p.shape[0], n_sim, coords.shape[0]), seed=seed, dtype=dt, device=first)
     out, bad = _map(simulate_host, (p, z), (coords,), device, client, "simulate_fields")
-    _raise_if_not_pd(bad, "the covariance of params row")
+    _raise_if_not_pd(bad, "params", covariance=True)
     return out
 
 

@@ -121,12 +121,15 @@ def _raise_if_not_finite(bad, dtype, name="A"):
                          f" in {np.dtype(dtype)}")
 
 
-def _raise_if_not_pd(bad, name="A", hint=""):
+def _raise_if_not_pd(bad, name="A", hint="", covariance: bool = False):
+    """The error of a matrix that is not positive definite: ``name[b]`` (or, with
+    ``covariance``, the covariance of ``name[b]``) and the pivot that failed, counted from 1."""
     wrong = np.flatnonzero(bad >= 0)
     if wrong.size:
         b = int(wrong[0])
-        raise ValueError(f"{name}[{b}] is not positive definite: pivot {int(bad[b])} "
-                         f"(0-based) is not positive{hint}"
+        what = f"the covariance of {name}[{b}]" if covariance else f"{name}[{b}]"
+        raise ValueError(f"{what} is not positive definite: pivot number {int(bad[b]) + 1} "
+                         f"(counted from 1) is not positive{hint}"
                          + (f" ({wrong.size} matrices fail)" if wrong.size > 1 else ""))
 
 

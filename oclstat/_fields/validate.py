@@ -37,7 +37,7 @@ def _as_params(params) -> np.ndarray:
         bad = p[:, col] <= 0 if rule == "> 0" else p[:, col] < 0
         if bad.any():
             row = int(np.flatnonzero(bad)[0])
-            raise ValueError(f"params row {row}: {name} must be {rule}, got {p[row, col]}")
+            raise ValueError(f"params[{row}]: {name} must be {rule}, got {float(p[row, col]):g}")
     if (p[:, 1] > 100).any():
         raise ValueError("params: shape (nu) above 100 is not supported")
     return p

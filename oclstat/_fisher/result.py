@@ -184,6 +184,9 @@ class FisherTestResult:
     null_distribution: np.ndarray | None = field(default=None, compare=False)
     table: np.ndarray | None = field(default=None, compare=False)
     data_name: str = "x"
+    #: What was read, when the inputs came from files (:class:`oclstat.io.ReadInfo`: every
+    #: decision a reader took, with the option that reverses it); None for arrays.
+    input: object = field(default=None, compare=False, repr=False)
 
     @property
     def title(self) -> str:

@@ -6,7 +6,9 @@ import numpy as np
 import pandas as pd
 
 from .._deprecation import renamed
+from .._labels import as_labelled, oriented
 from .._random.streams import as_seed, fresh_seed
+from .._readers.inference import input_of
 from .._runtime import runtime_for
 from .._scale import executor
 from .._validation import as_float_dtype
@@ -21,6 +23,7 @@ from .validate import (
     _gene_sets,
     _phenotype,
     _weight_and_sizes,
+    read_paths,
 )
 
 
@@ -131,6 +134,9 @@ def gsea(
         raise ValueError(f"metric must be one of {METRICS}, got {metric!r}")
     weight, n_resamples, min_size, max_size = _weight_and_sizes(weight, n_resamples, min_size,
                                                                 max_size)
+    expression, phenotype, gene_sets, _ = read_paths(expression, phenotype, gene_sets)
+    expression = as_labelled(oriented(expression, phenotype, "expression", "phenotype"),
+                             "expression")
     values, names, samples = _expression(expression, genes)
     mask, classes = _phenotype(phenotype, classes, values.shape[1], samples)
     n_a, n_b = int(mask.sum()), int((~mask).sum())
@@ -220,4 +226,5 @@ def gsea(
         n_filtered=n_filtered,
         device=label,
         es_null=es_null,
+        input=input_of(expression, phenotype, gene_sets),
     )

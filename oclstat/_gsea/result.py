@@ -44,6 +44,9 @@ class GseaResult:
     n_filtered: int
     device: str
     es_null: pd.DataFrame | None = field(default=None, repr=False)
+    #: What was read, when the inputs came from files (:class:`oclstat.io.ReadInfo`: every
+    #: decision a reader took, with the option that reverses it); None for arrays.
+    input: object = field(default=None, compare=False, repr=False)
 
     @property
     def n_perm(self) -> int:

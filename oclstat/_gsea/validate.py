@@ -24,6 +24,18 @@ METRICS = (
 _ALIASES = {"s2n": "signal_to_noise"}
 
 
+def read_paths(expression=None, phenotype=None, gene_sets=None, ranking=None):
+    """The inputs given as paths, read (GCT/expression, CLS, GMT, RNK); others unchanged. The
+    readers' outputs carry what was read (``input``), which the result keeps."""
+    def path(x):
+        return isinstance(x, (str, os.PathLike))
+
+    return (_io.read_expression(expression) if path(expression) else expression,
+            _io.read_cls(phenotype) if path(phenotype) else phenotype,
+            _io.read_gmt(gene_sets) if path(gene_sets) else gene_sets,
+            _io.read_rnk(ranking) if path(ranking) else ranking)
+
+
 def _expression(expression, genes):
     if isinstance(expression, (str, os.PathLike)):
         expression = _io.read_expression(expression)

@@ -94,7 +94,7 @@ def solve_triangular_batch(a, b, *, lower: bool = True, trans=0, unit_diagonal: 
         zero = np.argwhere(diag == 0)
         if zero.size:
             m, i = (int(v) for v in zero[0])
-            raise ValueError(f"a[{m}] is singular: diagonal element {i} is 0")
+            raise ValueError(f"a[{m}] is singular: a[{m}, {i}, {i}] is 0")
     dt = result_dtype(dtype, t, rhs)
     rhs = np.ascontiguousarray(np.broadcast_to(rhs, (n_mat, *rhs.shape[1:])), dtype=dt)
     t = np.ascontiguousarray(t, dtype=dt)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._labels import as_labelled, oriented, paired
+from .._readers.inference import input_of
 from .._runtime import runtime_for
 from .._scale import executor, run
 from .._validation import as_int
@@ -89,16 +91,19 @@ def permutation_test(x, y=None, *, groups=None, classes=None, n_windows=None,
     if two_sided not in TWO_SIDED:
         raise ValueError(f"two_sided must be one of {TWO_SIDED}, got {two_sided!r}")
     names = None
+    given = (x, y, groups)
     if groups is not None:
         if y is not None:
             raise ValueError("pass y or groups=, not both")
-        x, y, names = split_by_groups(x, groups, classes, axis)
+        x = as_labelled(oriented(x, groups, "x", "groups"), "x")
+        x, y, names = split_by_groups(x, as_labelled(groups, "groups"), classes, axis)
     elif y is None:
         raise ValueError("permutation_test needs y (the second sample) or groups= (one label "
                          "per sample of x)")
     elif classes is not None:
         raise ValueError("classes= goes with groups=")
-    x, y, features = _aligned_features(x, y, axis)
+    x, y = paired(x, y, "x", "y")
+    x, y, features = _aligned_features(as_labelled(x, "x"), as_labelled(y, "y"), axis)
     one_feature = np.ndim(x) == 1 and np.ndim(y) == 1
     xs = _as_samples(x, "x", axis)
     ys = _as_samples(y, "y", axis)
@@ -150,7 +155,8 @@ def permutation_test(x, y=None, *, groups=None, classes=None, n_windows=None,
 
     statistic = x_scores + offset
     null_offset = base + offset
-    common = dict(two_sided=two_sided, groups=names, n_x=m, n_y=n)
+    common = dict(two_sided=two_sided, groups=names, n_x=m, n_y=n,
+                  input=input_of(*given))
     if one_feature:
         return PermutationTestResult(
             statistic[0].item(), float(p[0]), alternative, bool(mid_p), w,

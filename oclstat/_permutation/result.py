@@ -50,6 +50,9 @@ class PermutationTestResult:
     mean_x: np.ndarray | float | None = field(default=None, repr=False)
     mean_y: np.ndarray | float | None = field(default=None, repr=False)
     effect_size: np.ndarray | float | None = field(default=None, repr=False)
+    #: What was read, when the inputs came from files (:class:`oclstat.io.ReadInfo`: every
+    #: decision a reader took, with the option that reverses it); None for arrays.
+    input: object = field(default=None, compare=False, repr=False)
 
     def __repr__(self) -> str:
         n = int(np.size(self.pvalue))

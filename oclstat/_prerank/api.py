@@ -8,9 +8,11 @@ import numpy as np
 import pandas as pd
 
 from .._gsea.core import leading_edge_stats
-from .._gsea.validate import _gene_sets, _weight_and_sizes
+from .._gsea.validate import _gene_sets, _weight_and_sizes, read_paths
+from .._labels import as_labelled
 from .._multitest import benjamini_hochberg
 from .._random.streams import as_seed, fresh_seed
+from .._readers.inference import input_of
 from .._runtime import runtime_for
 from .._scale import executor
 from .._validation import as_float_dtype, as_int
@@ -127,7 +129,8 @@ def gsea_prerank(
                                                                 max_size)
     sample_size = as_int(sample_size, "sample_size", minimum=3)
     sample_size += 1 - sample_size % 2
-    stats, names = _ranking(ranking)
+    _, _, gene_sets, ranking = read_paths(gene_sets=gene_sets, ranking=ranking)
+    stats, names = _ranking(as_labelled(ranking, "ranking"))
     rank = Ranking.from_stats(stats, names, weight=weight)
     sets, n_filtered = _gene_sets(gene_sets, rank.names, min_size, max_size, case_sensitive,
                                   what="ranking")
@@ -178,6 +181,7 @@ def gsea_prerank(
         gene_sets={s: [rank.names[g] for g in sets[s]] for s in set_names},
         method=method, weight=weight, n_resamples=n_resamples, sample_size=sample_size,
         eps=eps, n_filtered=n_filtered, n_multilevel=int(ml.sum()), device=label,
+        input=input_of(ranking, gene_sets),
     )
 
 

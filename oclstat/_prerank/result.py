@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
@@ -42,6 +42,9 @@ class PrerankResult:
     n_filtered: int
     n_multilevel: int
     device: str
+    #: What was read, when the inputs came from files (:class:`oclstat.io.ReadInfo`: every
+    #: decision a reader took, with the option that reverses it); None for arrays.
+    input: object = field(default=None, compare=False, repr=False)
 
     #: Names the plots and the report use.
     metric = "statistic"

@@ -105,7 +105,7 @@ def _as_states(array, name: str, n: int | None = None) -> np.ndarray:
         raise ValueError(f"{name} must hold at least one stream")
     if (arr < 0).any():
         raise ValueError(f"{name} holds negative values")
-    states = arr.astype(_U32)
+    states = np.array(arr, dtype=_U32, order="C")    # a copy, C-ordered as device buffers are
     problem = _m.state_problem(states)
     if problem:
         raise ValueError(f"{name}: {problem}")
@@ -262,21 +262,31 @@ class Streams:
         self._host_valid = True
 
     def save(self, path) -> None:
-        """Write the streams to ``path`` (numpy ``.npz``); :meth:`load` reads them back."""
+        """Write the streams to ``path`` (a path or a binary file object; numpy ``.npz``);
+        :meth:`load` reads them back."""
         state = self.state
+        arrays = dict(format=np.array(_STATE_FORMAT), current=state["current"],
+                      initial=state["initial"], substream=state["substream"],
+                      next_seed=np.array(state["next_seed"], dtype=np.int64))
+        if hasattr(path, "write"):
+            np.savez(path, **arrays)
+            return
         with open(path, "wb") as fh:
-            np.savez(
-                fh,
-                format=np.array(_STATE_FORMAT),
-                current=state["current"],
-                initial=state["initial"],
-                substream=state["substream"],
-                next_seed=np.array(state["next_seed"], dtype=np.int64),
-            )
+            np.savez(fh, **arrays)
 
     @classmethod
     def load(cls, path) -> Streams:
         """Read streams written by :meth:`save`."""
+        try:
+            with open(path, "rb") as fh:
+                magic = fh.read(4)
+        except FileNotFoundError:
+            raise FileNotFoundError(f"{path}: no such file") from None
+        except OSError as exc:
+            raise ValueError(f"{path}: cannot read Streams ({exc.strerror or exc})") from None
+        if magic != b"PK\x03\x04":
+            raise ValueError(f"{path}: not an oclstat Streams file (Streams.save writes a .npz "
+                             "archive; this file is not one)")
         try:
             with np.load(path, allow_pickle=False) as data:
                 fmt = str(data["format"]) if "format" in data else ""
@@ -286,8 +296,10 @@ class Streams:
                     data["current"], data["initial"], data["substream"],
                     next_seed=[int(v) for v in data["next_seed"]],
                 )
-        except (OSError, KeyError, EOFError) as exc:
-            raise ValueError(f"{path}: cannot read Streams ({exc})") from exc
+        except (OSError, KeyError, EOFError, ValueError) as exc:
+            if "not an oclstat Streams file" in str(exc):
+                raise
+            raise ValueError(f"{path}: cannot read Streams ({exc})") from None
 
     # -- creation of more streams ---------------------------------------------------------------
 

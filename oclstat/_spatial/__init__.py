@@ -21,8 +21,8 @@ maximisation), ``result`` (frozen results), ``opencl`` (bordered matrices, krigi
 from __future__ import annotations
 
 from .api import fit_matern, matern_loglik, predict_matern
-from .result import MaternFit, MaternLoglik
+from .result import DegenerateFitWarning, MaternFit, MaternLoglik
 from .validate import MODEL_COLUMNS
 
-__all__ = ["MODEL_COLUMNS", "MaternFit", "MaternLoglik", "fit_matern", "matern_loglik",
-           "predict_matern"]
+__all__ = ["MODEL_COLUMNS", "DegenerateFitWarning", "MaternFit", "MaternLoglik", "fit_matern",
+           "matern_loglik", "predict_matern"]

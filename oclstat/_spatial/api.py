@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import warnings
 
 import numpy as np
 
@@ -13,7 +14,7 @@ from .._validation import as_finite
 from . import search
 from .core import boxcox_columns, profile_gls
 from .opencl import loglik_pieces, whitened
-from .result import MaternFit, MaternLoglik
+from .result import DegenerateFitWarning, MaternFit, MaternLoglik
 from .validate import MODEL_COLUMNS, as_boxcox, as_method, as_model_data, as_model_params
 
 #: Parameters that may be estimated, all but the angle on the log scale.
@@ -137,8 +138,7 @@ def matern_loglik(coords, y, X=None, params=None, *, method: str = "ML", boxcox=
         responses = tuple(f"boxcox({v:g})" for v in lam)
     border = np.column_stack([data.X, y_cols])
     logdet, cross, bad = _pieces(p, data, border, device, client)
-    _raise_if_not_pd(bad, "the covariance of params row",
-                     "; repeated locations need a nugget > 0")
+    _raise_if_not_pd(bad, "params", "; repeated locations need a nugget > 0", covariance=True)
     n, k = data.X.shape
     loglik, beta, se, sigma2 = profile_gls(logdet, cross, n, k, method)
     return MaternLoglik(p, loglik + jac[None, :], beta, se, sigma2, method, n, responses,
@@ -347,9 +347,58 @@ def fit_matern(coords, y, X=None, *, params=None, estimate=("range", "nugget"),
     if profile2d:
         surface = _profile_2d(objective, z_hat, hessian, names, fixed, lower, upper, box, tol,
                               crit)
+    degenerate = _degeneracy(data, names, z_hat, lower, upper, ci)
+    for reason in degenerate:
+        warnings.warn(f"fit_matern: {reason}", DegenerateFitWarning, stacklevel=2)
     return MaternFit(params, names, float(final.loglik[0, 0]), method, final.beta[0, :, 0],
                      final.se[0, :, 0], float(final.sigma2[0, 0]), data, ci, prof, surface,
-                     objective.evaluations, level)
+                     objective.evaluations, level, tuple(degenerate))
+
+
+def _repeated_locations(data) -> tuple[int, int]:
+    """(locations observed more than once, of those the ones whose responses are all equal)."""
+    coords = np.asarray(data.coords, dtype=float)
+    y = np.asarray(data.y, dtype=float)[:, 0]
+    _, inverse, counts = np.unique(coords, axis=0, return_inverse=True, return_counts=True)
+    inverse = inverse.ravel()
+    repeated = np.flatnonzero(counts > 1)
+    equal = sum(1 for g in repeated if np.ptp(y[inverse == g]) == 0.0)
+    return len(repeated), equal
+
+
+def _degeneracy(data, names, z_hat, lower, upper, ci) -> list[str]:
+    """Sentences saying why a fit is degenerate (module docstring of the warnings)."""
+    out = []
+    width = upper - lower
+    for i, name in enumerate(names):
+        at_low = z_hat[i] - lower[i] <= 1e-6 * width[i]
+        at_high = upper[i] - z_hat[i] <= 1e-6 * width[i]
+        if not (at_low or at_high):
+            continue
+        value = math.exp(z_hat[i]) if _LOG[name] else z_hat[i]
+        why = ""
+        if name == "nugget" and at_low:
+            repeated, equal = _repeated_locations(data)
+            if equal:
+                why = (f": {equal} location(s) are observed more than once with equal "
+                       "responses, which a field without noise fits exactly (the likelihood "
+                       "grows without bound as the nugget goes to 0)")
+            else:
+                why = ": the data show no noise beyond the field"
+        elif name == "range" and at_high:
+            why = ": the field is indistinguishable from a trend at this scale"
+        elif name == "range" and at_low:
+            why = ": the field is indistinguishable from noise at this scale"
+        out.append(f"{name} is at the {'lower' if at_low else 'upper'} bound of the search "
+                   f"({value:.3g}){why}; its estimate is a bound, not a maximum")
+    if ci is not None:
+        bad = [n for n in names if n in ci.index and not np.isfinite(
+            ci.loc[n, ["lower", "upper"]].to_numpy(dtype=float)).all()]
+        if bad:
+            out.append(f"the profile interval of {', '.join(bad)} is undefined (NaN): the "
+                       "profile likelihood does not fall by the interval's amount inside the "
+                       "search box")
+    return out
 
 
 def _chi2_half(level: float) -> float:

@@ -4,7 +4,7 @@ profiles."""
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -61,6 +61,11 @@ class MaternLoglik:
         return pd.DataFrame(rows)
 
 
+class DegenerateFitWarning(UserWarning):
+    """A fit whose maximum lies on a bound of the search, or whose interval cannot be given
+    (:attr:`MaternFit.degenerate` says why)."""
+
+
 @dataclass(frozen=True, repr=False)
 class MaternFit:
     """A maximum-likelihood fit of y = Xβ + U + ε, U a Matérn field with variance sigma2, ε
@@ -85,6 +90,12 @@ class MaternFit:
     profile2d: object
     evaluations: int
     level: float
+    #: Why the fit is degenerate (a parameter at a bound of the search, an interval that
+    #: cannot be given), one sentence each; empty for an ordinary fit.
+    degenerate: tuple = ()
+    #: What was read, when the inputs came from files (:class:`oclstat.io.ReadInfo`: every
+    #: decision a reader took, with the option that reverses it); None for arrays.
+    input: object = field(default=None, compare=False, repr=False)
 
     @property
     def tau2(self) -> float:
@@ -109,9 +120,10 @@ class MaternFit:
 
     def __repr__(self) -> str:
         shown = {k: round(v, 6) for k, v in self.params.items() if k in self.estimated}
+        note = "; DEGENERATE: " + " ".join(self.degenerate) if self.degenerate else ""
         return short_repr("MaternFit", n=self.data.coords.shape[0], method=self.method,
                           loglik=self.loglik, sigma2=self.sigma2, **shown,
-                          evaluations=self.evaluations) + "; .to_frame() for the table"
+                          evaluations=self.evaluations) + "; .to_frame() for the table" + note
 
     def to_frame(self):
         """One row per parameter: estimate, lower and upper confidence limits, whether it was

@@ -54,8 +54,8 @@ def as_model_params(params) -> np.ndarray:
         bad = p[:, col] <= 0 if positive else p[:, col] < 0
         if bad.any():
             row = int(np.flatnonzero(bad)[0])
-            raise ValueError(f"params row {row}: {name} must be {'> 0' if positive else '>= 0'}"
-                             f", got {p[row, col]}")
+            raise ValueError(f"params[{row}]: {name} must be {'> 0' if positive else '>= 0'}"
+                             f", got {float(p[row, col]):g}")
     if (p[:, 1] > 100).any():
         raise ValueError("params: shape above 100 is not supported")
     return np.ascontiguousarray(p)

@@ -2,7 +2,7 @@
 #'
 #' Every combination of \code{order} SNPs is scored from its 3^order x 2 contingency table (AND + popcount on bit vectors). A missing genotype (NA) removes the sample from the combinations containing that SNP.
 #' @param genotypes numeric matrix, SNPs x samples, 0/1/2 (NA missing).
-#' @param phenotype 1 case, 0 control, one per sample.
+#' @param phenotype 1 case, 0 control, one per sample; a named vector is matched to the column names of \code{genotypes} by name.
 #' @param order 2, 3 or 4.
 #' @param top how many combinations to return.
 #' @param score "k2" (lower is better) or "mi" (higher is better).
@@ -22,10 +22,10 @@ epistasis <- function(genotypes, phenotype, order = 4, top = 10, score = c("k2",
   if (is.data.frame(genotypes)) genotypes <- as.matrix(genotypes)
   if (!is.matrix(genotypes) || !is.numeric(genotypes))
     stop("genotypes must be a numeric matrix, SNPs x samples", call. = FALSE)
-  if (length(phenotype) != ncol(genotypes))
+  if (is.null(names(phenotype)) && length(phenotype) != ncol(genotypes))
     stop("phenotype has ", length(phenotype), " values but genotypes has ", ncol(genotypes),
          " samples (columns)", call. = FALSE)
-  if (is.factor(phenotype)) phenotype <- as.integer(phenotype) - 1L
+  if (is.factor(phenotype)) phenotype <- setNames(as.integer(phenotype) - 1L, names(phenotype))
   g <- genotypes
   g[is.na(g)] <- -1
   y <- phenotype

@@ -32,7 +32,7 @@ readGmt <- function(path) {
 #'
 #' Broad GSEA's enrichment scores and statistics (nominal p, NES, FDR q-value, FWER) from \code{nperm} permutations of the class labels.
 #' @param expr numeric matrix, genes x samples, gene names as row names.
-#' @param labels one class label per sample (a factor's first level is class A).
+#' @param labels one class label per sample; class A is the first level of \code{factor(labels)} (a factor's own order, else alphabetical); a named vector is matched to the column names of \code{expr} by name.
 #' @param geneSets named list of character vectors.
 #' @param nperm number of permutations.
 #' @param metric "signal_to_noise", "t_test", "diff_of_classes", "ratio_of_classes" or "log2_ratio_of_classes".
@@ -57,28 +57,24 @@ gsea <- function(expr, labels, geneSets, nperm = 1000, metric = "signal_to_noise
   }
   if (!is.matrix(expr) || !is.numeric(expr)) stop("expr must be a numeric matrix, genes x samples",
                                                   call. = FALSE)
-  genes <- rownames(expr)
-  if (is.null(genes)) stop("expr needs gene names as row names", call. = FALSE)
-  if (length(labels) != ncol(expr))
+  if (is.null(rownames(expr))) stop("expr needs gene names as row names", call. = FALSE)
+  if (is.null(names(labels)) && length(labels) != ncol(expr))
     stop("labels has ", length(labels), " values but expr has ", ncol(expr), " samples (columns)",
          call. = FALSE)
   if (anyNA(labels)) stop("labels must not contain NA", call. = FALSE)
-  classes <- NULL
-  if (is.factor(labels)) {
-    used <- levels(droplevels(labels))
-    if (length(used) != 2) stop("labels must have exactly 2 classes, got ", length(used),
-                                call. = FALSE)
-    classes <- list(used[1], used[2])
-    labels <- as.character(labels)
-  }
+  # class A is the first level of the labels as a factor (a character vector: alphabetical),
+  # so that the answer does not depend on the order of the columns
+  used <- levels(droplevels(if (is.factor(labels)) labels else factor(labels)))
+  if (length(used) != 2) stop("labels must have exactly 2 classes, got ", length(used),
+                              call. = FALSE)
+  classes <- list(used[1], used[2])
   if (!is.list(geneSets) || is.null(names(geneSets)) || any(names(geneSets) == ""))
     stop("geneSets must be a named list of character vectors", call. = FALSE)
   sets <- lapply(geneSets, function(g) as.list(as.character(g)))
-  call_adapter("gsea", list(expr = to_py_array(expr, "expr"),
-                            labels = as.list(as.character(labels)),
+  call_adapter("gsea", list(expr = to_py_array(expr, "expr"), labels = to_py_labels(labels),
                             geneSets = reticulate::dict(sets), nperm = py_int(nperm, "nperm"),
                             metric = metric, weight = as.double(weight),
                             minSize = py_int(minSize, "minSize"),
                             maxSize = py_int(maxSize, "maxSize"), seed = py_seed(seed),
-                            genes = as.list(genes), classes = classes))
+                            classes = classes))
 }

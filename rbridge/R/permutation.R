@@ -2,12 +2,12 @@
 #'
 #' The statistic is the sum of the first sample's scores; its exact null distribution over all relabelings comes from Green's dynamic programme, for every feature (row) at once.
 #' @param x first sample: a vector, or a features x samples matrix.
-#' @param y second sample, the same features (or NULL with \code{groups}).
+#' @param y second sample, the same features (or NULL with \code{groups}); when both matrices have row names, rows are paired by name.
 #' @param nWindows discretise each feature into this many equal windows (needed for real-valued data).
 #' @param alternative "two.sided", "less" or "greater".
 #' @param midP mid-P values.
 #' @param twoSided the two-sided rule: "distance" (P(|T - E T| >= |t - E T|), coin's \code{oneway_test}) or "double" (twice the smaller tail).
-#' @param groups instead of \code{y}: one label per sample (column) of \code{x}, two groups (a factor's first level is the first group).
+#' @param groups instead of \code{y}: one label per sample (column) of \code{x}, two groups (the first level of \code{factor(groups)} is the first group: a factor's own order, else alphabetical). A named vector is matched to the column names of \code{x} by name.
 #' @return For one feature an htest (with the group means); otherwise a data.frame (feature, meanX, meanY, meanDiff, effectSize, statistic, p.value, q.value).
 #' @examples
 #' if (oclstat_available()) {
@@ -23,15 +23,14 @@ permTest <- function(x, y = NULL, nWindows = NULL, alternative = c("two.sided", 
     if (!is.null(y)) stop("give y or groups, not both", call. = FALSE)
     dname <- paste(deparse1(substitute(x)), "by", deparse1(substitute(groups)))
     n <- if (is.null(dim(x))) length(x) else ncol(x)
-    if (length(groups) != n)
+    if (is.null(names(groups)) && length(groups) != n)
       stop("groups has ", length(groups), " labels but x has ", n, " samples", call. = FALSE)
     if (anyNA(groups)) stop("groups must not contain NA", call. = FALSE)
-    if (is.factor(groups)) {
-      used <- levels(droplevels(groups))
-      if (length(used) == 2) classes <- as.list(used)
-    }
-    groups <- as.list(as.character(groups))
-    one <- is.null(dim(x))
+    # the first group is the first level of factor(groups) (a factor's own order, else
+    # alphabetical), whatever the order of the samples
+    used <- levels(droplevels(if (is.factor(groups)) groups else factor(groups)))
+    if (length(used) == 2) classes <- as.list(used)
+    groups <- to_py_labels(groups)
   } else {
     if (is.null(y)) stop("give y (the second sample) or groups", call. = FALSE)
     dname <- paste(deparse1(substitute(x)), "and", deparse1(substitute(y)))
@@ -42,11 +41,9 @@ permTest <- function(x, y = NULL, nWindows = NULL, alternative = c("two.sided", 
            call. = FALSE)
   }
   w <- if (is.null(nWindows)) NULL else py_int(nWindows, "nWindows", minimum = 2)
-  features <- if (one) NULL else rownames(x)
   call_adapter("permTest", list(x = to_py_array(x, "x"),
                                 y = if (is.null(y)) NULL else to_py_array(y, "y"),
                                 nWindows = w, alternative = alternative, midP = isTRUE(midP),
                                 twoSided = twoSided, groups = groups, classes = classes,
-                                features = if (is.null(features)) NULL else as.list(features),
                                 dname = dname))
 }

@@ -2,10 +2,13 @@
 #'
 #' A gene and its statistic per line (tab- or space-separated, optional header, # comments), as GSEApy and Broad's GSEAPreranked take it.
 #' @param path the file.
+#' @param header whether the first line is a header: TRUE, FALSE or "auto" (decided from the content; a first line that could be either is refused).
 #' @return A named numeric vector (statistic by gene), in file order.
 #' @export
-readRnk <- function(path) {
-  call_adapter("readRnk", list(path = path.expand(path)))
+readRnk <- function(path, header = "auto") {
+  if (!(isTRUE(header) || isFALSE(header) || identical(header, "auto")))
+    stop("header must be TRUE, FALSE or \"auto\"", call. = FALSE)
+  call_adapter("readRnk", list(path = path.expand(path), header = header))
 }
 
 #' Preranked GSEA on the device, as fgsea
@@ -39,8 +42,7 @@ fgseaGpu <- function(pathways, stats, nPermSimple = 1000, method = c("multilevel
     stop("stats must be a named numeric vector (names are genes)", call. = FALSE)
   sets <- lapply(pathways, function(g) as.list(as.character(g)))
   call_adapter("fgseaGpu", list(pathways = reticulate::dict(sets),
-                                stats = as.list(as.double(stats)),
-                                genes = as.list(names(stats)),
+                                stats = to_py_array(stats, "stats"),
                                 nPermSimple = py_int(nPermSimple, "nPermSimple"),
                                 method = method, minSize = py_int(minSize, "minSize"),
                                 maxSize = py_int(maxSize, "maxSize"), eps = as.double(eps),

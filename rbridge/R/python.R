@@ -55,49 +55,61 @@ install_oclstat <- function(envname = "oclstat", path = NULL, python = NULL) {
   invisible(envname)
 }
 
-# R array -> numpy array (through a binary file, column-major kept).
+# The address of an R vector's data (C helper, rbridge/src/memory.c).
+#' @useDynLib oclstat, .registration = TRUE
+#' @noRd
+data_address <- function(x) .Call(oclstat_address, x)
+
+# R array -> numpy array, in memory (one copy, column-major kept), with its names: a matrix
+# with dimnames becomes a pandas DataFrame, a named vector a pandas Series (oclstat aligns
+# them by label).
 to_py_array <- function(x, what = "x", integer = FALSE) {
   if (is.data.frame(x)) {
     bad <- names(x)[!vapply(x, is.numeric, logical(1))]
     if (length(bad)) stop(what, " must be numeric; column(s) ", paste(bad, collapse = ", "),
                           " are not", call. = FALSE)
+    rn <- if (.row_names_info(x) > 0) rownames(x) else NULL
     x <- as.matrix(x)
+    rownames(x) <- rn
   }
   if (!is.numeric(x) && !is.logical(x)) stop(what, " must be numeric, got ", class(x)[1],
                                              call. = FALSE)
   if (anyNA(x)) stop(what, " must not contain NA", call. = FALSE)
   shape <- if (is.null(dim(x))) length(x) else dim(x)
-  path <- tempfile(fileext = ".bin")
-  if (integer) writeBin(as.integer(as.vector(x)), path, size = 4L, endian = "little")
-  else writeBin(as.double(as.vector(x)), path, size = 8L, endian = "little")
-  bridge()$load(path, as.list(as.integer(shape)), if (integer) "integer" else "double")
+  dn <- dimnames(x)
+  kind <- if (integer) "integer" else "double"
+  v <- x                                  # the data, read in place (no copy on R's side)
+  if (typeof(v) != kind) storage.mode(v) <- kind
+  bridge()$from_r(data_address(v), as.list(as.integer(shape)), kind,
+                  rownames = if (length(shape) == 2 && !is.null(dn[[1]])) as.list(dn[[1]]),
+                  colnames = if (length(shape) == 2 && !is.null(dn[[2]])) as.list(dn[[2]]),
+                  names = if (length(shape) == 1 && !is.null(names(x))) as.list(names(x)))
+}
+
+# Labels (a character vector or factor, one per sample) for Python, with their names: a named
+# vector becomes a pandas Series that oclstat aligns to the samples by name.
+to_py_labels <- function(x) {
+  bridge()$labelled(as.list(as.character(x)),
+                    if (!is.null(names(x))) as.list(names(x)) else NULL)
 }
 
 # numpy array -> R vector/matrix/array.
-from_py_array <- function(arr) {
-  saved <- bridge()$save(arr, tempdir())
-  read_array(saved[[1]], unlist(saved[[2]]), saved[[3]])
-}
+from_py_array <- function(arr) decode(bridge()$encode(arr))
 
-# The array Python wrote to `path` (removed after reading), in R's column-major order.
-read_array <- function(path, shape, kind) {
-  on.exit(unlink(path))
+# An array result: R allocates it, Python fills it (one copy, column-major).
+fetch_array <- function(a) {
+  shape <- unlist(a[["shape"]])
   n <- if (length(shape)) prod(shape) else 1
-  v <- readBin(path, what = kind, n = n, size = if (kind == "integer") 4L else 8L,
-               endian = "little")
-  if (length(shape) > 1) dim(v) <- shape
-  v
+  x <- switch(a[["kind"]], double = numeric(n), integer = integer(n), logical = logical(n))
+  bridge()$fill(a[["__array__"]], data_address(x))
+  if (length(shape) > 1) dim(x) <- shape
+  x
 }
 
 # A value encoded by oclstat._rbridge.encode (an adapter's result) as the R object it stands for.
 decode <- function(v) {
   if (!is.list(v)) return(v)
-  if (!is.null(v[["__array__"]])) {
-    a <- v[["__array__"]]
-    x <- read_array(a[[1]], unlist(a[[2]]), a[[3]])
-    if (isTRUE(v[["logical"]])) storage.mode(x) <- "logical"
-    return(x)
-  }
+  if (!is.null(v[["__array__"]])) return(fetch_array(v))
   if (!is.null(v[["__character__"]])) return(as.character(unlist(v[["__character__"]])))
   if (!is.null(v[["__list__"]])) {
     out <- lapply(v[["items"]], decode)
@@ -126,9 +138,16 @@ columns_to_frame <- function(cols) {
 
 # Runs the Python adapter of R function `name` (oclstat._radapters) with R's argument names
 # and the current device, and returns its result as an R object.
+# Python's warnings become R warnings, in R's words.
 call_adapter <- function(name, args, device = TRUE) {
   if (device) args <- c(args, list(device = device_arg()))
-  decode(py_call(bridge()$call(name, args, tempdir())))
+  out <- py_call(bridge()$call(name, args))
+  value <- tryCatch(decode(out$value), error = function(e) {
+    bridge()$discard()
+    stop(e)
+  })
+  for (w in unlist(out$warnings)) warning(w, call. = FALSE)
+  value
 }
 
 device_arg <- function() .state$device

@@ -16,8 +16,10 @@ test_that("bad R input gives an R error with a clear message", {
   expect_error(maternBatch(cbind(c(0, NA), 1:2), c(1, 1, 1, 0, 1, 0)), "must not contain NA")
   expect_error(maternBatch(cbind(1:3, 1:3), c(-1, 1, 1, 0, 1, 0)), "range must be > 0")
   bad <- diag(3); bad[3, 3] <- -1
-  expect_error(cholBatch(bad), "not positive definite: pivot 2")
+  expect_error(cholBatch(bad), "A\\[1\\] is not positive definite: pivot number 3")
   expect_error(cholBatch(array(0, c(2, 3, 4))), "dim c\\(batch, n, n\\)")
+  g <- matrix(0, 5, 10); g[3, 8] <- 3      # positions as R counts them
+  expect_error(epistasis(g, rep(0:1, 5), order = 2), "genotypes\\[3, 8\\] \\(SNP, sample\\) is 3")
 })
 
 test_that("numbers at or above 2^31 cross as doubles, never as NA integers", {

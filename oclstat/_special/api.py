@@ -18,30 +18,16 @@ from __future__ import annotations
 import numpy as np
 
 from .._docs import filled
-from .._runtime import get_runtime
+from .opencl import bessel, logfact_partial_sums, normal_quantiles, ppoint_quantiles
+from .validate import bessel_args, counts, probabilities, real_dtype, sample
 
 __all__ = ["kv", "log_kv", "qnorm", "qqnorm", "logfact_sum"]
 
 
-def _evaluate(nu, x, dtype, device, logarithm: bool) -> np.ndarray:
-    dt = np.dtype(dtype)
-    nu_a, x_a = np.broadcast_arrays(np.asarray(nu, dtype=np.float64),
-                                    np.asarray(x, dtype=np.float64))
-    if not np.isfinite(nu_a).all() or (nu_a < 0).any():
-        raise ValueError("nu must be finite and >= 0")
-    if np.isnan(x_a).any() or (x_a <= 0).any():
-        raise ValueError("x must be > 0 (K_nu is infinite at 0)")
-    shape = nu_a.shape
-    rt = get_runtime(device)
-    kernel = rt.kernel("special.cl", "bessel_kv", rt.real_defines(dt))
-    out = np.empty(nu_a.size, dtype=dt)
-    if out.size:
-        nu_b = rt.to_device(np.ascontiguousarray(nu_a.ravel(), dtype=dt), writable=False)
-        x_b = rt.to_device(np.ascontiguousarray(x_a.ravel(), dtype=dt), writable=False)
-        with rt.writing_into(out) as buf:
-            rt.launch(kernel, out.size, nu_b, x_b, buf, np.uint64(out.size),
-                      np.int32(logarithm))
-    return out.reshape(shape) if shape else out[0]
+def _kv(nu, x, dtype, device, logarithm: bool):
+    nu_a, x_a = bessel_args(nu, x)
+    out = bessel(nu_a, x_a, np.dtype(dtype), device, logarithm)
+    return out.reshape(nu_a.shape) if nu_a.shape else out[0]
 
 
 #: The shared middle of the docstrings of kv and log_kv.
@@ -87,7 +73,7 @@ def kv(nu, x, *, dtype=np.float64, device=None):
     >>> bool(np.isclose(kv(0.5, 2.0), scipy_kv(0.5, 2.0), rtol=1e-13))
     True
     """
-    return _evaluate(nu, x, dtype, device, False)
+    return _kv(nu, x, dtype, device, False)
 
 
 @filled(kv_body=_KV_BODY)
@@ -103,17 +89,7 @@ def log_kv(nu, x, *, dtype=np.float64, device=None):
     >>> bool(np.isclose(log_kv(1.5, 3.0), np.log(scipy_kv(1.5, 3.0)), rtol=1e-13))
     True
     """
-    return _evaluate(nu, x, dtype, device, True)
-
-
-def _probabilities(p, dtype) -> tuple[np.ndarray, np.dtype]:
-    dt = np.dtype(dtype)
-    if dt not in (np.dtype(np.float32), np.dtype(np.float64)):
-        raise ValueError(f"dtype must be float32 or float64, got {dt}")
-    arr = np.asarray(p, dtype=np.float64)
-    if np.isnan(arr).any() or (arr < 0).any() or (arr > 1).any():
-        raise ValueError("p must be probabilities in [0, 1] (no NaN)")
-    return arr, dt
+    return _kv(nu, x, dtype, device, True)
 
 
 @filled()
@@ -156,14 +132,9 @@ def qnorm(p, *, lower_tail: bool = True, dtype=np.float64, device=None):
     >>> np.round(qnorm([0.025, 0.5, 0.975]), 6).tolist()
     [-1.959964, 0.0, 1.959964]
     """
-    arr, dt = _probabilities(p, dtype)
-    rt = get_runtime(device)
-    out = np.empty(arr.size, dtype=dt)
-    if out.size:
-        kernel = rt.kernel("special.cl", "qnorm", rt.real_defines(dt))
-        p_b = rt.to_device(np.ascontiguousarray(arr.ravel(), dtype=dt), writable=False)
-        with rt.writing_into(out) as buf:
-            rt.launch(kernel, out.size, p_b, buf, np.uint64(out.size), np.int32(lower_tail))
+    dt = real_dtype(dtype)
+    arr = probabilities(p)
+    out = normal_quantiles(arr, dt, device, lower_tail)
     return out.reshape(arr.shape) if arr.shape else out[0]
 
 
@@ -210,16 +181,8 @@ def qqnorm(y, *, dtype=np.float64, device=None) -> tuple[np.ndarray, np.ndarray]
     >>> np.round(x, 4).tolist()
     [0.8694, -0.8694, 0.0]
     """
-    arr = np.asarray(y, dtype=np.float64).ravel()
-    arr = arr[~np.isnan(arr)]
-    if arr.size == 0:
-        raise ValueError("y has no non-missing values")
-    dt = np.dtype(dtype)
-    rt = get_runtime(device)
-    sorted_q = np.empty(arr.size, dtype=dt)
-    kernel = rt.kernel("special.cl", "qnorm_ppoints", rt.real_defines(dt))
-    with rt.writing_into(sorted_q) as buf:
-        rt.launch(kernel, arr.size, buf, np.uint64(arr.size))
+    arr = sample(y)
+    sorted_q = ppoint_quantiles(arr.size, real_dtype(dtype), device)
     x = np.empty_like(sorted_q)
     x[np.argsort(arr, kind="stable")] = sorted_q
     return x, arr
@@ -259,23 +222,8 @@ def logfact_sum(x, *, dtype=np.float64, device=None) -> float:
     >>> round(logfact_sum([[3, 1], [1, 3]]), 6)        # 2 log(3!) + 2 log(1!)
     3.583519
     """
-    arr = np.asarray(x)
-    if arr.dtype.kind not in "iub" and not (arr.dtype.kind == "f"
-                                             and np.all(np.mod(arr, 1) == 0)):
-        raise TypeError(f"x must hold integers, got dtype {arr.dtype}")
-    if arr.size and (arr.min() < 0 or arr.max() >= 2**32):
-        raise ValueError("x must be >= 0 and below 2^32")
-    dt = np.dtype(dtype)
+    arr = counts(x)
+    dt = real_dtype(dtype)
     if arr.size == 0:
         return 0.0
-    rt = get_runtime(device)
-    ls = 64
-    groups = int(min(1024, -(-arr.size // ls)))
-    kernel = rt.kernel("special.cl", "logfact_sum", rt.real_defines(dt))
-    x_b = rt.to_device(np.ascontiguousarray(arr.ravel(), dtype=np.uint32), writable=False)
-    partial = np.empty(groups, dtype=dt)
-    p_b = rt.empty(partial.nbytes)
-    rt.launch_nd(kernel, (groups * ls,), (ls,), x_b, np.uint64(arr.size), p_b,
-                 rt.local_memory(ls * dt.itemsize))
-    rt.read(p_b, partial)
-    return float(np.sum(partial.astype(np.float64)))
+    return float(np.sum(logfact_partial_sums(arr, dt, device).astype(np.float64)))

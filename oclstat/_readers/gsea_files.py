@@ -1,0 +1,720 @@
+"""Broad's GSEA file formats: GCT 1.2/1.3, NAME/DESCRIPTION tables, CLS, GMT and ranked lists
+(``.rnk``), read through the shared tokens (:mod:`oclstat._readers.text`) and written back.
+
+Every reader takes a path or a stream, reads gzip files (by content, ``.gz`` or not) and UTF-8
+with or without a byte-order mark and any line ending, states what it inferred (``input``:
+``frame.attrs["input"]``, ``Phenotype.input``, ``series.attrs["input"]``) and raises
+``ValueError`` naming the file and the line when a file does not parse.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import os
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from .._docs import filled
+from .inference import Inference, ReadInfo, refuse
+from .sniff import INDEX_NAMES, flag
+from .text import MISSING, Row, open_text, split_fields, tokenize
+
+__all__ = ["Phenotype", "read_expression", "read_gct", "read_cls", "read_gmt", "read_rnk",
+           "write_gct", "write_cls", "write_gmt", "write_rnk"]
+
+
+@contextlib.contextmanager
+def _text(source, mode: str = "r"):
+    """Open ``source`` (path or text stream) for text I/O; a stream is not closed."""
+    if isinstance(source, (str, os.PathLike)):
+        with open(source, mode, encoding="utf-8", newline="") as fh:
+            yield fh, str(source)
+    elif isinstance(source, io.TextIOBase) or hasattr(source, "read" if "r" in mode else "write"):
+        yield source, getattr(source, "name", "<stream>")
+    else:
+        raise TypeError(f"expected a path or a text stream, got {type(source).__name__}")
+
+
+def _lines(text: str) -> list[tuple[int, str]]:
+    """(1-based line number, line) of the non-blank lines."""
+    return [(no, ln) for no, ln in enumerate(text.splitlines(), 1) if ln.strip()]
+
+
+def _floats(fields: list, where: str) -> np.ndarray:
+    out = np.empty(len(fields), dtype=np.float64)
+    for i, f in enumerate(fields):
+        if f.missing or f.text in MISSING:
+            out[i] = np.nan
+            continue
+        try:
+            out[i] = float(f.text)
+        except ValueError:
+            raise ValueError(f"{where}: value {f.text!r} in data column {i + 1} is not a "
+                             "number") from None
+    return out
+
+
+def _trim(fields: list, want: int, where: str, notes: list) -> list:
+    """``fields`` cut to ``want`` when the extra ones are empty (trailing tabs, as spreadsheet
+    exports write), noted once; else an error naming the line."""
+    if len(fields) > want and all(f.text == "" for f in fields[want:]):
+        if not notes:
+            notes.append("empty fields at the ends of lines ignored (trailing tabs)")
+        return fields[:want]
+    if len(fields) != want:
+        raise ValueError(f"{where}: expected {want} tab-separated fields, got {len(fields)}")
+    return fields
+
+
+def _frame(names, descriptions, samples, rows, where: str, info: ReadInfo) -> pd.DataFrame:
+    seen: dict[str, int] = {}
+    for i, g in enumerate(names):
+        if g == "":
+            raise ValueError(f"{where}: gene name missing on data row {i + 1}")
+        if g in seen:
+            raise ValueError(
+                f"{where}: gene name {g!r} appears twice (data rows {seen[g] + 1} and {i + 1}); "
+                "collapse duplicate probes to one row per gene first")
+        seen[g] = i
+    if len(set(samples)) != len(samples):
+        dup = next(s for s in samples if samples.count(s) > 1)
+        raise ValueError(f"{where}: sample name {dup!r} appears twice in the header")
+    values = np.vstack(rows) if rows else np.empty((0, len(samples)))
+    frame = pd.DataFrame(values, index=pd.Index(names, name="NAME"), columns=list(samples))
+    frame.attrs["description"] = list(descriptions)
+    frame.attrs["input"] = info
+    return frame
+
+
+def _data_rows(lines, n_lead, n_samples, where, notes):
+    names, descriptions, rows = [], [], []
+    for no, line in lines:
+        fields = _trim(split_fields(line, "\t"), n_lead + n_samples, f"{where} line {no}", notes)
+        names.append(fields[0].text)
+        descriptions.append(fields[1].text if n_lead > 1 else "")
+        rows.append(_floats(fields[n_lead:], f"{where} line {no}"))
+    return names, descriptions, rows
+
+
+@filled()
+def read_gct(source) -> pd.DataFrame:
+    """Read a GCT file (version 1.2 or 1.3) as a genes x samples DataFrame.
+
+    Parameters
+    ----------
+    %(text_source)s
+
+    Returns
+    -------
+    pandas.DataFrame
+        Indexed by gene name, one float column per sample; descriptions in
+        ``frame.attrs["description"]``, what was read in ``frame.attrs["input"]``.
+
+    See Also
+    --------
+    read_expression : GCT or Broad's tab-separated expression table.
+    write_gct : the inverse.
+
+    Notes
+    -----
+    In GCT 1.3 the gene name is the ``id`` column, the description the first row-metadata
+    column (if any); column-metadata lines are read past. The dimensions line is checked
+    against the data. Empty fields after the last sample (trailing tabs) are ignored, and
+    said so.
+
+    References
+    ----------
+    %(broad_formats)s
+
+    Examples
+    --------
+    >>> import io as _io
+    >>> f = _io.StringIO("#1.2\\n2\\t2\\nNAME\\tDescription\\ts1\\ts2\\n"
+    ...                  "G1\\tna\\t1\\t2\\nG2\\tna\\t3\\t4\\n")
+    >>> read_gct(f).loc["G2", "s1"]
+    np.float64(3.0)
+    """
+    text, where = open_text(source)
+    lines = _lines(text)
+    if not lines:
+        raise ValueError(f"{where}: empty file")
+    version = lines[0][1].strip()
+    if version not in ("#1.2", "#1.3"):
+        raise ValueError(f"{where} line {lines[0][0]}: expected '#1.2' or '#1.3', got "
+                         f"{lines[0][1][:40]!r}")
+    if len(lines) < 3:
+        raise ValueError(f"{where}: a GCT file needs a version line, a dimension line and a header")
+    no, dims_line = lines[1]
+    try:
+        dims = [int(d) for d in dims_line.split()]
+    except ValueError:
+        raise ValueError(f"{where} line {no}: dimensions must be integers, got "
+                         f"{dims_line!r}") from None
+    need = 2 if version == "#1.2" else 4
+    if len(dims) != need:
+        raise ValueError(f"{where} line {no}: GCT {version[1:]} needs {need} dimensions, got "
+                         f"{dims_line!r}")
+    n_rows, n_cols = dims[0], dims[1]
+    n_row_meta = 1 if version == "#1.2" else dims[2]
+    n_col_meta = 0 if version == "#1.2" else dims[3]
+    n_lead = 1 + n_row_meta
+    notes: list = []
+    no, header_line = lines[2]
+    header = _trim(split_fields(header_line, "\t"), n_lead + n_cols, f"{where} line {no}: the "
+                   f"header (the dimension line says {n_lead} leading + {n_cols} samples)",
+                   notes)
+    samples = [h.text for h in header[n_lead:]]
+    names, descriptions, rows = _data_rows(lines[3 + n_col_meta:], n_lead, n_cols, where, notes)
+    if n_lead == 1:
+        descriptions = [""] * len(names)
+    if len(names) != n_rows:
+        raise ValueError(f"{where}: the dimension line says {n_rows} genes, the file has "
+                         f"{len(names)}")
+    info = ReadInfo(where, f"GCT {version[1:]} (genes x samples)", (len(names), n_cols),
+                    notes=tuple(notes))
+    return _frame(names, descriptions, samples, rows, where, info)
+
+
+@filled()
+def read_expression(source) -> pd.DataFrame:
+    """Read expression as GCT (if the file starts with ``#1.2``/``#1.3``) or as a tab-separated
+    table with columns NAME, DESCRIPTION, then one column per sample (Broad's .txt format).
+
+    Parameters
+    ----------
+    %(text_source)s
+
+    Returns
+    -------
+    pandas.DataFrame
+        Genes x samples, as :func:`read_gct`.
+
+    See Also
+    --------
+    read_gct : GCT only.
+
+    Notes
+    -----
+    The format is chosen by the file's first line, not its name.
+
+    References
+    ----------
+    %(broad_formats)s
+
+    Examples
+    --------
+    >>> import io as _io
+    >>> f = _io.StringIO("NAME\\tDESCRIPTION\\ta\\tb\\nTP53\\tna\\t1.5\\t2\\n")
+    >>> read_expression(f).shape
+    (1, 2)
+    """
+    text, where = open_text(source)
+    if text.lstrip().startswith("#1."):
+        stream = io.StringIO(text)
+        stream.name = where
+        return read_gct(stream)
+    lines = _lines(text)
+    if not lines:
+        raise ValueError(f"{where}: empty file")
+    no, first = lines[0]
+    header = split_fields(first, "\t")
+    while len(header) > 3 and header[-1].text == "":
+        header = header[:-1]
+    if len(header) < 3 or header[0].text.upper() != "NAME" or header[1].text.upper() not in (
+            "DESCRIPTION", "DESC"):
+        raise ValueError(f"{where} line {no}: expected a header 'NAME<TAB>DESCRIPTION<TAB>"
+                         f"sample...' or a GCT file, got {first[:60]!r}")
+    samples = [h.text for h in header[2:]]
+    notes: list = []
+    names, descriptions, rows = _data_rows(lines[1:], 2, len(samples), where, notes)
+    info = ReadInfo(where, "expression table (NAME, DESCRIPTION, samples)",
+                    (len(names), len(samples)), notes=tuple(notes))
+    return _frame(names, descriptions, samples, rows, where, info)
+
+
+@dataclass(frozen=True)
+class Phenotype:
+    """Two-class sample labels: ``labels[i]`` is the class of sample ``i``; ``classes`` holds
+    the two class names, the first being the one whose mean comes first in the metrics
+    (signal_to_noise = (mean of classes[0] - mean of classes[1]) / ...); ``input`` says what
+    was read when it came from a file.
+
+    >>> Phenotype(("a", "b", "a"), ("a", "b")).mask.tolist()
+    [True, False, True]
+    """
+
+    labels: tuple
+    classes: tuple
+    input: ReadInfo | None = field(default=None, compare=False, repr=False)
+
+    def __post_init__(self):
+        if len(self.classes) != 2 or self.classes[0] == self.classes[1]:
+            raise ValueError(f"a phenotype needs two distinct classes, got {self.classes!r}")
+        bad = sorted({str(x) for x in self.labels} - {str(c) for c in self.classes})
+        if bad:
+            raise ValueError(f"labels {bad} are not one of the classes {self.classes!r}")
+
+    @property
+    def mask(self) -> np.ndarray:
+        """True for samples of ``classes[0]``."""
+        return np.array([x == self.classes[0] for x in self.labels], dtype=bool)
+
+    @property
+    def counts(self) -> tuple[int, int]:
+        m = self.mask
+        return int(m.sum()), int((~m).sum())
+
+
+@filled()
+def read_cls(source) -> Phenotype:
+    """Read a categorical two-class CLS file (``N 2 1`` / ``# nameA nameB`` / labels).
+
+    Parameters
+    ----------
+    %(text_source)s
+
+    Returns
+    -------
+    Phenotype
+        ``labels`` per sample and the two ``classes`` in the order of the ``#`` line.
+
+    See Also
+    --------
+    write_cls : the inverse.
+    oclstat.gsea : takes the result as ``phenotype``.
+
+    Notes
+    -----
+    Labels may be the class names or numbers (0/1 in the order of the ``#`` line, as in
+    GEO-derived files). Class A (the first of the metrics) is the first class of the ``#``
+    line, stated in ``input``. Continuous (``#numeric``) or multi-class files raise
+    ``ValueError``.
+
+    References
+    ----------
+    %(broad_formats)s
+
+    Examples
+    --------
+    >>> import io as _io
+    >>> read_cls(_io.StringIO("3 2 1\\n# CASE CONTROL\\n0 1 0\\n")).labels
+    ('CASE', 'CONTROL', 'CASE')
+    """
+    text, where = open_text(source)
+    lines = _lines(text)
+    if lines and lines[0][1].strip().lower().startswith("#numeric"):
+        raise ValueError(f"{where}: continuous (#numeric) phenotypes are not supported; "
+                         "gsea needs two classes")
+    if len(lines) < 3:
+        raise ValueError(f"{where}: a CLS file needs 3 lines (counts, '# names', labels), "
+                         f"got {len(lines)}")
+    head = lines[0][1].split()
+    try:
+        n_samples, n_classes = int(head[0]), int(head[1])
+    except (ValueError, IndexError):
+        raise ValueError(f"{where} line {lines[0][0]}: expected 'N_SAMPLES N_CLASSES 1', got "
+                         f"{lines[0][1]!r}") from None
+    if n_classes != 2:
+        raise ValueError(f"{where} line {lines[0][0]}: {n_classes} classes; gsea needs "
+                         "exactly 2")
+    no, names_line = lines[1]
+    if not names_line.lstrip().startswith("#"):
+        raise ValueError(f"{where} line {no}: expected '# CLASS_A CLASS_B', got {names_line!r}")
+    names = names_line.lstrip()[1:].split()
+    if len(names) != 2:
+        raise ValueError(f"{where} line {no}: expected 2 class names, got {names}")
+    labels = " ".join(ln for _, ln in lines[2:]).split()
+    if len(labels) != n_samples:
+        raise ValueError(f"{where}: line {lines[0][0]} says {n_samples} samples, the label "
+                         f"line has {len(labels)} labels")
+    distinct = list(dict.fromkeys(labels))
+    if len(distinct) != 2:
+        raise ValueError(f"{where} line {lines[2][0]}: labels take {len(distinct)} values "
+                         f"{distinct[:5]}; gsea needs exactly 2")
+    inferences = [Inference(f"class A {names[0]!r}, class B {names[1]!r}",
+                            "the order of the '#' line", "classes=")]
+    if set(distinct) <= set(names):
+        mapped = labels
+    elif set(distinct) <= {"0", "1"}:
+        mapped = [names[int(x)] for x in labels]
+        inferences.append(Inference(f"labels 0/1 read as {names[0]!r}/{names[1]!r}",
+                                    "the order of the '#' line"))
+    else:
+        raise ValueError(f"{where}: labels {distinct} match neither the class names {names} "
+                         "nor 0/1")
+    info = ReadInfo(where, "CLS phenotype (samples)", (n_samples,), tuple(inferences))
+    return Phenotype(tuple(mapped), (names[0], names[1]), info)
+
+
+class GeneSets(dict):
+    """{set name: genes} as read from a file, with ``input`` (what was read: sets skipped)."""
+
+    input: ReadInfo | None = None
+
+
+@filled()
+def read_gmt(source, *, descriptions: bool = False):
+    """Read a GMT file: one set per line, ``name<TAB>description<TAB>gene...``.
+
+    Parameters
+    ----------
+    %(text_source)s
+    descriptions : bool, optional
+        Also return the descriptions.
+
+    Returns
+    -------
+    dict
+        {name: genes} (duplicates within a set dropped, file order kept; ``.input`` says what
+        was read); with ``descriptions=True`` a pair ({name: genes}, {name: description}).
+
+    See Also
+    --------
+    write_gmt : the inverse.
+
+    Notes
+    -----
+    Repeated set names raise ``ValueError`` (naming the lines). A set that lists no genes is
+    skipped and named in ``input`` (it could never reach a minimum size); a file with no set
+    at all is an error.
+
+    References
+    ----------
+    %(broad_formats)s
+
+    Examples
+    --------
+    >>> import io as _io
+    >>> sets, desc = read_gmt(_io.StringIO("S\\thttp://x\\tA\\tB\\tA\\n"), descriptions=True)
+    >>> sets, desc
+    ({'S': ['A', 'B']}, {'S': 'http://x'})
+    """
+    text, where = open_text(source)
+    sets = GeneSets()
+    desc: dict[str, str] = {}
+    seen: dict[str, int] = {}
+    empty = []
+    for ln_no, line in _lines(text):
+        if line.startswith("#"):
+            continue
+        fields = line.split("\t")
+        if len(fields) < 2:
+            raise ValueError(f"{where} line {ln_no}: a GMT line needs a name, a description and "
+                             f"genes (tab-separated), got {len(fields)} field(s)")
+        name = fields[0].strip()
+        if not name:
+            raise ValueError(f"{where} line {ln_no}: empty gene-set name")
+        if name in seen:
+            raise ValueError(f"{where} line {ln_no}: gene set {name!r} appears twice (also on "
+                             f"line {seen[name]})")
+        seen[name] = ln_no
+        genes = list(dict.fromkeys(g.strip() for g in fields[2:] if g.strip()))
+        if not genes:
+            empty.append(f"{name!r} (line {ln_no})")
+            continue
+        sets[name] = genes
+        desc[name] = fields[1].strip()
+    if not sets:
+        raise ValueError(f"{where}: no gene sets found" + (
+            f" ({len(empty)} lines name a set with no genes)" if empty else ""))
+    notes = (f"{len(empty)} set(s) with no genes skipped: {', '.join(empty[:3])}"
+             + (", ..." if len(empty) > 3 else ""),) if empty else ()
+    sets.input = ReadInfo(where, "GMT gene sets", (len(sets),), notes=notes)
+    return (sets, desc) if descriptions else sets
+
+
+def _rnk_header(first, body, where: str, header) -> tuple[bool, Inference]:
+    """Whether the first row of a ranked list is a header, and why."""
+    want = flag(header, "header")
+    if want is not None:
+        return want, Inference("header row" if want else "no header row", "as asked")
+    gene, stat = first.fields[0], first.fields[1]
+    if not stat.number_like:
+        return True, Inference("header row", f"its statistic {stat.text!r} is not a number",
+                               "header=False")
+    if gene.text == "":
+        return True, Inference("header row", "its first field is empty (pandas' "
+                               "Series.to_csv)", "header=False")
+    if stat.text == "0" and gene.text.lower() in INDEX_NAMES:
+        return True, Inference("header row", f"{gene.text!r} and 0 are what pandas' "
+                               "Series.to_csv writes as a header", "header=False")
+    if gene.quoted and not any(r.fields[0].quoted for r in body):
+        return True, Inference("header row", "only the first row is quoted (R quotes names)",
+                               "header=False")
+    if stat.text == "0" and body:
+        refuse(where, f"the first line ({gene.text!r}, 0) could be a header written by "
+               "pandas' Series.to_csv or a gene with statistic 0", "header=True or header=False")
+    return False, Inference("no header row", "the first line is a gene and a number",
+                            "header=True")
+
+
+@filled()
+def read_rnk(source, *, header="auto") -> pd.Series:
+    """Read a ranked gene list (``.rnk``, as GSEApy and Broad GSEA's GSEAPreranked take it):
+    a gene and its statistic per line, tab-, comma- or space-separated.
+
+    Parameters
+    ----------
+    %(text_source)s
+    header : bool or "auto", optional
+        Whether the first line is a header; "auto" decides from the content and refuses when
+        it cannot tell.
+
+    Returns
+    -------
+    pandas.Series
+        Statistic by gene (index named ``gene``), in file order; what was read in
+        ``series.attrs["input"]``.
+
+    See Also
+    --------
+    write_rnk : the inverse.
+    oclstat.gsea_prerank : preranked GSEA.
+
+    Notes
+    -----
+    Lines starting with ``#`` are comments. A first line is a header when its second field is
+    not a number, its first field is empty (pandas' ``Series.to_csv``: ``<TAB>0``), it is
+    ``gene<TAB>0`` (a Series under a named index), or only it is quoted (R's
+    ``write.table``). A line that does not parse, a missing or non-finite statistic and a
+    gene named twice raise ``ValueError`` naming the line.
+
+    References
+    ----------
+    %(broad_formats)s
+
+    Examples
+    --------
+    >>> import io as _io
+    >>> read_rnk(_io.StringIO("gene\\tscore\\nTP53\\t2.5\\nMDM2\\t-1\\n")).to_dict()
+    {'TP53': 2.5, 'MDM2': -1.0}
+    """
+    text, where = open_text(source)
+    kept = "\n".join("" if ln.startswith("#") else ln for ln in text.splitlines())
+    stream = io.StringIO(kept)
+    stream.name = where
+    tokens = tokenize(stream)
+    rows = [r if len(r) > 1 or tokens.delimiter is None else
+            Row(r.line, tuple(split_fields(r.fields[0].text, None))) for r in tokens.rows]
+    if not rows:                      # (a line with blanks where the others have tabs: split)
+        raise ValueError(f"{where}: no genes found")
+    short = len(rows) > 1 and len(rows[0]) == 1 and all(len(r) >= 2 for r in rows[1:])
+    for r in rows[1:] if short else rows:
+        if len(r) < 2:
+            raise ValueError(f"{where} line {r.line}: an .rnk line needs a gene and a "
+                             f"statistic, got {r.texts()!r}")
+    if short and flag(header, "header") is not False:
+        has_header = True
+        inference = Inference("header row", "its first line has one field fewer (a header "
+                              "over unnamed gene names)", "header=False")
+    else:
+        has_header, inference = _rnk_header(rows[0], rows[1:], where, header)
+    genes: list[str] = []
+    values: list[float] = []
+    seen: dict[str, int] = {}
+    for r in rows[1:] if has_header else rows:
+        gene, raw = r.fields[0].text, r.fields[1]
+        if gene == "":
+            raise ValueError(f"{where} line {r.line}: the gene name is empty")
+        if raw.missing or raw.text in MISSING:
+            raise ValueError(f"{where} line {r.line}: statistic of gene {gene!r} is missing "
+                             f"({raw.text!r})")
+        try:
+            value = float(raw.text)
+        except ValueError:
+            raise ValueError(f"{where} line {r.line}: statistic {raw.text!r} of gene {gene!r} "
+                             "is not a number") from None
+        if not np.isfinite(value):
+            raise ValueError(f"{where} line {r.line}: statistic of gene {gene!r} is "
+                             f"{raw.text}")
+        if gene in seen:
+            raise ValueError(f"{where} line {r.line}: gene {gene!r} is also on line "
+                             f"{seen[gene]}; keep one statistic per gene")
+        seen[gene] = r.line
+        genes.append(gene)
+        values.append(value)
+    if not genes:
+        raise ValueError(f"{where}: no genes found")
+    out = pd.Series(values, index=pd.Index(genes, name="gene"), name="stat")
+    out.attrs["input"] = ReadInfo(where, "ranked genes", (len(genes),), (inference,))
+    return out
+
+
+@filled()
+def write_rnk(ranking: pd.Series, dest) -> None:
+    """Write a ranked gene list (``gene<TAB>statistic`` per line, no header) for
+    :func:`read_rnk`, GSEApy's prerank and Broad's GSEAPreranked.
+
+    Parameters
+    ----------
+    ranking : pandas.Series
+        Statistic by gene.
+    dest : path or text stream
+        Where to write.
+
+    Returns
+    -------
+    None
+
+    See Also
+    --------
+    read_rnk : the inverse.
+
+    Notes
+    -----
+    Statistics are written with 17 significant digits, so they read back exactly.
+
+    References
+    ----------
+    %(broad_formats)s
+
+    Examples
+    --------
+    >>> import io as _io
+    >>> out = _io.StringIO(); write_rnk(pd.Series({"A": 1.5, "B": -2.0}), out)
+    >>> out.getvalue()
+    'A\\t1.5\\nB\\t-2\\n'
+    """
+    with _text(dest, "w") as (fh, _):
+        for gene, value in ranking.items():
+            fh.write(f"{gene}\t{float(value):.17g}\n")
+
+
+@filled()
+def write_gct(frame: pd.DataFrame, dest, *, descriptions=None) -> None:
+    """Write a genes x samples DataFrame as GCT 1.2.
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        Genes x samples.
+    dest : path or file object
+        Where to write.
+    descriptions : sequence of str, optional
+        One per gene (default ``frame.attrs["description"]``, else ``na``).
+
+    Returns
+    -------
+    None
+
+    See Also
+    --------
+    read_gct : the inverse.
+
+    Notes
+    -----
+    Numbers are written with ``repr`` precision, so reading back gives the same floats.
+
+    References
+    ----------
+    %(broad_formats)s
+
+    Examples
+    --------
+    >>> import io as _io, pandas as pd
+    >>> out = _io.StringIO(); write_gct(pd.DataFrame({"s1": [1.0]}, index=["G"]), out)
+    >>> out.getvalue().splitlines()[:2]
+    ['#1.2', '1\\t1']
+    """
+    if not isinstance(frame, pd.DataFrame):
+        raise TypeError(f"frame must be a pandas DataFrame, got {type(frame).__name__}")
+    desc = descriptions if descriptions is not None else frame.attrs.get("description")
+    if desc is None or len(desc) != len(frame):
+        desc = ["na"] * len(frame)
+    with _text(dest, "w") as (fh, _):
+        fh.write(f"#1.2\n{frame.shape[0]}\t{frame.shape[1]}\n")
+        fh.write("\t".join(["NAME", "Description", *map(str, frame.columns)]) + "\n")
+        for name, d, row in zip(frame.index, desc, frame.to_numpy(dtype=np.float64), strict=True):
+            fh.write("\t".join([str(name), str(d) or "na", *(repr(float(v)) for v in row)]) + "\n")
+
+
+@filled()
+def write_cls(phenotype: Phenotype, dest) -> None:
+    """Write a :class:`Phenotype` as a CLS file (labels by class name).
+
+    Parameters
+    ----------
+    phenotype : Phenotype
+        The labels and classes.
+    dest : path or file object
+        Where to write.
+
+    Returns
+    -------
+    None
+
+    See Also
+    --------
+    read_cls : the inverse.
+
+    Notes
+    -----
+    The ``#`` line lists the classes in the phenotype's order, so class A stays class A.
+
+    References
+    ----------
+    %(broad_formats)s
+
+    Examples
+    --------
+    >>> import io as _io
+    >>> out = _io.StringIO(); write_cls(Phenotype(("a", "b", "a"), ("a", "b")), out)
+    >>> out.getvalue().splitlines()
+    ['3 2 1', '# a b', 'a b a']
+    """
+    with _text(dest, "w") as (fh, _):
+        fh.write(f"{len(phenotype.labels)} 2 1\n# {phenotype.classes[0]} {phenotype.classes[1]}\n")
+        fh.write(" ".join(map(str, phenotype.labels)) + "\n")
+
+
+@filled()
+def write_gmt(sets: dict, dest, *, descriptions: dict | None = None) -> None:
+    """Write {name: genes} as GMT.
+
+    Parameters
+    ----------
+    sets : dict
+        {name: genes}.
+    dest : path or file object
+        Where to write.
+    descriptions : dict, optional
+        {name: description} (default ``na``).
+
+    Returns
+    -------
+    None
+
+    See Also
+    --------
+    read_gmt : the inverse.
+
+    Notes
+    -----
+    Tabs and line ends inside names or genes are refused (they would change the file's
+    meaning).
+
+    References
+    ----------
+    %(broad_formats)s
+
+    Examples
+    --------
+    >>> import io as _io
+    >>> out = _io.StringIO(); write_gmt({"S": ["A", "B"]}, out)
+    >>> out.getvalue()
+    'S\\tna\\tA\\tB\\n'
+    """
+    for name, genes in sets.items():
+        for fld in (name, (descriptions or {}).get(name, "na"), *genes):
+            if any(c in str(fld) for c in "\t\r\n"):
+                raise ValueError(f"sets: {fld!r} (set {name!r}) holds a tab or a line end, "
+                                 "which GMT cannot hold")
+    with _text(dest, "w") as (fh, _):
+        for name, genes in sets.items():
+            d = (descriptions or {}).get(name, "na")
+            fh.write("\t".join([str(name), str(d), *map(str, genes)]) + "\n")
+
+

@@ -1,0 +1,85 @@
+"""``oclstat gsea``: gene set enrichment analysis with phenotype permutations."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+from .. import __version__
+from .._readers import combined, read_cls, read_expression, read_gct, read_gmt
+from ._common import device_of, float_count, note, read_line, say, scheduler_client, show_top
+from ._gene_sets import FOLDERS, gene_set_flags, write_plots
+from ._outputs import output
+
+NAME = "gsea"
+HELP = "gene set enrichment analysis with phenotype permutations"
+OUTPUTS = (("out", "--out", False),)
+__all__ = ["NAME", "HELP", "OUTPUTS", "FOLDERS", "add_arguments", "run"]
+
+
+def add_arguments(p) -> None:
+    src = p.add_mutually_exclusive_group(required=True)
+    src.add_argument("--gct", help="expression as GCT 1.2/1.3")
+    src.add_argument("--expr", help="expression: GCT or tab-separated NAME DESCRIPTION samples...")
+    p.add_argument("--cls", required=True, help="two-class CLS file")
+    p.add_argument("--gmt", required=True, help="gene sets (GMT)")
+    p.add_argument("--resamples", "--perms", dest="resamples", type=float_count, default=1000,
+                   help="phenotype permutations (1e6 is ok; --perms is the old name)")
+    p.add_argument("--metric", default="signal_to_noise",
+                   choices=["signal_to_noise", "t_test", "diff_of_classes", "ratio_of_classes",
+                            "log2_ratio_of_classes"])
+    gene_set_flags(p, weight="ES weight p (0, 1, 1.5, 2, ...)",
+                   out="write the results table (TSV) here",
+                   report="write Broad's report into DIR: index.html with both directions' "
+                          "tables and enrichment plots, and the tables as TSV",
+                   scheduler="the permutations")
+
+
+def run(args) -> int:
+    from .._gsea import gsea
+    from ..report import write_gsea_report
+
+    expr = read_gct(args.gct) if args.gct else read_expression(args.expr)
+    pheno = read_cls(args.cls)
+    sets = read_gmt(args.gmt)
+    info = combined([expr.attrs.get("input"), pheno.input, sets.input])
+    client = scheduler_client(args.scheduler)
+    device = None if client else device_of(args, several=True)
+    t0 = time.perf_counter()
+    try:
+        res = gsea(expr, pheno, sets, n_resamples=args.resamples, metric=args.metric,
+                   weight=args.weight, min_size=args.min_size, max_size=args.max_size,
+                   seed=args.seed, case_sensitive=not args.case_insensitive, device=device,
+                   client=client, progress=None)
+    finally:
+        if client is not None:
+            client.close()
+    elapsed = time.perf_counter() - t0
+    with output(args.out, "--out") as fh:
+        if fh is not None:
+            res.to_tsv(fh)
+    for title, table in ((f"enriched in {pheno.classes[0]} (ES >= 0)", res.positive),
+                         (f"enriched in {pheno.classes[1]} (ES < 0)", res.negative)):
+        say(args, f"{title}: {len(table):,} gene sets, "
+            f"{int((table['FDR q-val'] < 0.25).sum())} with FDR q < 0.25")
+        show_top(args, table.drop(columns="LEADING EDGE"), "sets, by NES away from zero")
+        say(args, "")
+    if args.plot:
+        write_plots(res, args.plot, args.plot_sets or
+                    list(res.positive["NAME"].head(1)) + list(res.negative["NAME"].head(1)))
+    if args.report:
+        index = write_gsea_report(res, args.report, parameters={
+            "expression": f"{Path(args.gct or args.expr).name} ({expr.shape[0]:,} genes x "
+                          f"{expr.shape[1]} samples)",
+            "phenotype": Path(args.cls).name, "gene sets": Path(args.gmt).name,
+            "seed": args.seed, "min size": args.min_size, "max size": args.max_size,
+            "oclstat": __version__, "seconds": f"{elapsed:.2f}"})
+        note(f"wrote the report to {index}")
+    t = res.table
+    note(read_line(info),
+         f"{expr.shape[0]} genes x {expr.shape[1]} samples ({pheno.classes[0]} "
+         f"{pheno.counts[0]} vs {pheno.classes[1]} {pheno.counts[1]}), {len(t)} sets "
+         f"({res.n_filtered} outside {args.min_size}..{args.max_size}), {args.resamples} "
+         f"permutations: {int((t['fdr'] < 0.25).sum())} with FDR < 0.25; {res.device}, "
+         f"{elapsed:.2f} s")
+    return 0
