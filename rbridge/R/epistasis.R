@@ -25,7 +25,7 @@ epistasis <- function(genotypes, phenotype, order = 4, top = 10, score = c("k2",
   if (is.null(names(phenotype)) && length(phenotype) != ncol(genotypes))
     stop("phenotype has ", length(phenotype), " values but genotypes has ", ncol(genotypes),
          " samples (columns)", call. = FALSE)
-  if (is.factor(phenotype)) phenotype <- setNames(as.integer(phenotype) - 1L, names(phenotype))
+  if (is.factor(phenotype)) phenotype <- stats::setNames(as.integer(phenotype) - 1L, names(phenotype))
   g <- genotypes
   g[is.na(g)] <- -1
   y <- phenotype
