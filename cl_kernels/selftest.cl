@@ -34,3 +34,20 @@ __kernel void selftest_hypergeometric_values(__global uint *states, const ulong 
         out[s * per_stream + i] = oclstat_hypergeometric(&st, draws, marked, total, logfact, scale);
     mrg31k3p_store(&st, states, s);
 }
+
+#ifdef OCLSTAT_FP64
+/* For every z in [1, last]: clRNG's float U01 formed in integers (oclstat_clrng_float, for
+ * devices without double) against the double product rounded to float; counts[g] the
+ * mismatches of work-item g, which takes z = g + 1, g + 1 + n_items, ... */
+__kernel void selftest_clrng_float_mismatches(const uint last, __global uint *counts)
+{
+    const uint g = get_global_id(0), n = get_global_size(0);
+    uint bad = 0;
+    for (ulong z = (ulong)g + 1; z <= last; z += n) {
+        const float a = oclstat_clrng_float((uint)z);
+        const float b = (float)((double)z * MRG31K3P_NORM_FLOAT_AS_DOUBLE);
+        bad += as_uint(a) != as_uint(b);
+    }
+    counts[g] = bad;
+}
+#endif

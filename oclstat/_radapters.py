@@ -17,6 +17,7 @@ arguments as R does.
 from __future__ import annotations
 
 import functools
+import inspect
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -44,17 +45,25 @@ class Characters(list):
     """A character vector (a plain list of strings could also be an R list)."""
 
 
-def _r_function(name: str, python_name: str):
-    """Register an adapter under its R name; Python argument names in its errors become R's."""
+def _r_function(name: str, python_name: str, renamed: dict | None = None):
+    """Register an adapter under its R name; Python argument names in its errors become R's.
+    ``renamed`` maps R formals that are not Python names (``conf.level``, ``or``) to the
+    adapter's parameters; ``adapter.r_formals`` lists the R formals in order."""
     PYTHON_NAMES[name] = python_name
+    renamed = dict(renamed or {})
+    back = {v: k for k, v in renamed.items()}
 
     def decorate(fn):
         @functools.wraps(fn)
         def wrapper(*args, **kwargs):
+            kwargs = {renamed.get(k, k): v for k, v in kwargs.items()}
             try:
                 return fn(*args, **kwargs)
             except (ValueError, TypeError) as exc:
                 raise type(exc)(python_to_r(python_name, str(exc))) from None
+        params = [n for n, p in inspect.signature(fn).parameters.items()
+                  if p.kind is p.POSITIONAL_OR_KEYWORD]
+        wrapper.r_formals = [back.get(n, n) for n in params]
         ADAPTERS[name] = wrapper
         return wrapper
     return decorate
@@ -95,6 +104,27 @@ def _dtype(type_: str) -> str:
     return "float64" if type_ == "double" else "float32"
 
 
+def _work_items(Nglobal) -> int | None:  # noqa: N803
+    """prod(Nglobal), clrng's work items (None: not given)."""
+    if Nglobal is None:
+        return None
+    sizes = np.atleast_1d(np.asarray(Nglobal)).ravel()
+    if sizes.size not in (1, 2) or np.any(sizes < 1) or np.any(sizes != np.round(sizes)):
+        raise ValueError("Nglobal must be one or two positive whole numbers")
+    return int(np.prod(sizes.astype(np.int64)))
+
+
+def _first_streams(streams, work: int | None):
+    """The streams a draw with ``work`` work items uses (clrng: the first prod(Nglobal))."""
+    if streams is None or work is None:
+        return streams
+    m = np.asarray(streams)
+    if work > m.shape[0]:
+        raise ValueError(f"the number of streams ({m.shape[0]}) must equal or exceed the number "
+                         f"of work items prod(Nglobal) = {work}")
+    return m[:work]
+
+
 def _size(n):
     n = np.atleast_1d(np.asarray(n)).ravel()
     if n.size not in (1, 2):
@@ -106,17 +136,70 @@ def _size(n):
 # ----------------------------------------------------------------------------- tests
 
 @_r_function("fisher.sim", "fisher_sim")
-def fisher_sim(x, B=2000, seed=None, streams=None, *, device=None, dname="x"):  # noqa: N803
+def fisher_sim(x, N=2000, streams=None, type="double", returnStatistics=False,  # noqa: N803, A002
+               Nglobal=None, verbose=False, seed=None, B=None, *, device=None,  # noqa: N803
+               dname="x"):
+    """clrng's fisher.sim: an htest with clrng's fields (counts, simNum, streams, sim)."""
     from ._fisher import fisher_sim as run
+    from ._random.streams import fresh_seed
 
-    st = _streams(streams)
-    res = run(np.asarray(x), n_resamples=B, seed=seed, streams=st, device=device)
+    if B is not None:
+        N = B                                # fisher.test's name  # noqa: N806
+    work = _work_items(Nglobal)
+    if work is not None:
+        N = -(-int(N) // work) * work        # clrng: simNum, whole rounds per work item  # noqa: N806
+    st = _streams(_first_streams(streams, work))
+    if st is None and seed is None:
+        seed = fresh_seed()                  # kept in the result: the run can be repeated
+    res = run(np.asarray(x), n_resamples=N, seed=None if st is not None else seed, streams=st,
+              device=device, dtype=_dtype(type), return_statistics=bool(returnStatistics))
     out = {"p.value": float(res.pvalue), "alternative": "two.sided",
            "method": "Fisher's Exact Test for Count Data with simulated p-value\n\t "
-                     f"(based on {int(B)} replicates)",
-           "data.name": dname, "null.count": int(res.count)}
-    attributes = {"streams": _streams_value(st)} if st is not None else {}
-    return RValue(out, "htest", attributes)
+                     f"(based on {int(N)} replicates)",
+           "data.name": dname, "counts": int(res.count), "simNum": int(N)}
+    if st is not None:
+        out["streams"] = _streams_value(st)
+    else:
+        out["seed"] = np.atleast_1d(np.asarray(seed, dtype=np.float64))
+    if returnStatistics:
+        out["sim"] = np.asarray(res.null_distribution, dtype=np.float64)
+    return RValue(out, "htest")
+
+
+@_r_function("fisherTest", "fisher_test",
+             renamed={"or": "odds", "conf.int": "conf_int", "conf.level": "conf_level",
+                      "simulate.p.value": "simulate"})
+def fisher_test_r(x, y=None, workspace=200000, hybrid=False, hybridPars=(5, 80, 1),  # noqa: N803
+                  control=None, odds=1.0, alternative="two.sided", conf_int=True,
+                  conf_level=0.95, simulate=False, B=2000, seed=None, *,  # noqa: N803
+                  device=None, dname="x"):
+    """R's fisher.test: (x, y, workspace, hybrid, hybridPars, control, or, alternative,
+    conf.int, conf.level, simulate.p.value, B, seed) in; an htest out."""
+    from ._fisher import fisher_test
+
+    odds, level, conf_int, simulate = float(odds), float(conf_level), bool(conf_int), \
+        bool(simulate)
+    alternatives = {"two.sided": "two-sided", "less": "less", "greater": "greater"}
+    if alternative not in alternatives:
+        raise ValueError(f"alternative must be one of {list(alternatives)}, got "
+                         f"{alternative!r}")
+    res = fisher_test(np.asarray(x), alternative=alternatives[alternative], conf_level=level,
+                      null_odds_ratio=odds, method="simulate" if simulate else "exact",
+                      hybrid=bool(hybrid), hybrid_pars=tuple(float(v) for v in hybridPars),
+                      n_resamples=B, seed=seed, device=device)
+    out = {"p.value": float(res.pvalue)}
+    if res.odds_ratio is not None:
+        if conf_int:
+            out["conf.int"] = RValue(np.array(res.conf_int, dtype=float),
+                                     attributes={"conf.level": level})
+        out["estimate"] = RValue(np.array([res.odds_ratio]),
+                                 attributes={"names": Characters(["odds ratio"])})
+        out["null.value"] = RValue(np.array([odds]),
+                                   attributes={"names": Characters(["odds ratio"])})
+    out.update({"alternative": alternative, "method": res.title, "data.name": dname})
+    if res.method == "simulate" and res.seed is not None:
+        out["seed"] = res.seed if isinstance(res.seed, int) else np.array(res.seed)
+    return RValue(out, "htest")
 
 
 @_r_function("permTest", "permutation_test")
@@ -200,9 +283,11 @@ def gsea(expr, labels, geneSets, nperm=1000, metric="signal_to_noise", weight=1.
 
 
 @_r_function("fgseaGpu", "gsea_prerank")
-def fgsea_gpu(pathways, stats, nPermSimple=1000, method="multilevel",  # noqa: N803
-              minSize=15, maxSize=500, eps=1e-50, sampleSize=101, gseaParam=1.0,  # noqa: N803
-              seed=None, *, device=None):
+def fgsea_gpu(pathways, stats, minSize=1, maxSize=None, gseaParam=1.0, eps=1e-50,  # noqa: N803
+              scoreType="std", nproc=0, BPPARAM=None, nPermSimple=1000,  # noqa: N803
+              method="multilevel", sampleSize=101, seed=None, *, device=None):  # noqa: N803
+    """fgsea's arguments and defaults (sizes 1 to length(stats) - 1); nproc and BPPARAM are
+    accepted and ignored (the device does the work)."""
     import pandas as pd
 
     from ._prerank import gsea_prerank
@@ -213,7 +298,11 @@ def fgsea_gpu(pathways, stats, nPermSimple=1000, method="multilevel",  # noqa: N
         stats = pd.Series(stats, dtype=float)
     if not isinstance(stats, pd.Series):
         raise ValueError("stats must be a named numeric vector (names are genes)")
+    if scoreType != "std":
+        raise ValueError(f"scoreType = {scoreType!r} (one-tailed scores) is not available yet")
     ranking = stats.astype(np.float64)
+    if maxSize is None:
+        maxSize = len(ranking) - 1  # noqa: N806
     res = gsea_prerank(ranking, {k: [str(g) for g in np.atleast_1d(v)]
                                  for k, v in pathways.items()},
                        n_resamples=nPermSimple, method=method, min_size=minSize,
@@ -256,10 +345,10 @@ def create_streams(n, seed=(12345,) * 6, *, device=None):
     return _streams_value(run(n, seed=seed))
 
 
-def _draw(kind: str, n, streams, type_, seed, device, **extra):
+def _draw(kind: str, n, streams, Nglobal, type_, seed, device, **extra):  # noqa: N803
     from . import random
 
-    st = _streams(streams)
+    st = _streams(_first_streams(streams, _work_items(Nglobal)))
     values = getattr(random, kind)(_size(n), streams=st, seed=None if st is not None else seed,
                                    dtype=_dtype(type_), device=device, **extra)
     if st is None:
@@ -268,24 +357,29 @@ def _draw(kind: str, n, streams, type_, seed, device, **extra):
 
 
 @_r_function("runifGpu", "random.uniform")
-def runif(n, streams=None, type="double", seed=None, *, device=None):  # noqa: A002
-    return _draw("uniform", n, streams, type, seed, device)
+def runif(n, streams=None, Nglobal=None, type="double", verbose=False, seed=None, *,  # noqa: A002, N803
+          device=None):
+    return _draw("uniform", n, streams, Nglobal, type, seed, device)
 
 
 @_r_function("rnormGpu", "random.normal")
-def rnorm(n, streams=None, type="double", seed=None, *, device=None):  # noqa: A002
-    return _draw("normal", n, streams, type, seed, device)
+def rnorm(n, streams=None, Nglobal=None, type="double", verbose=False, seed=None, *,  # noqa: A002, N803
+          device=None):
+    return _draw("normal", n, streams, Nglobal, type, seed, device)
 
 
 @_r_function("rexpGpu", "random.exponential")
-def rexp(n, rate=1.0, streams=None, type="double", seed=None, *, device=None):  # noqa: A002
-    return _draw("exponential", n, streams, type, seed, device, rate=float(rate))
+def rexp(n, rate=1.0, streams=None, Nglobal=None, type="double", verbose=False,  # noqa: A002, N803
+         seed=None, *, device=None):
+    return _draw("exponential", n, streams, Nglobal, type, seed, device, rate=float(rate))
 
 
 # ----------------------------------------------------------------------------- fields
 
 @_r_function("maternBatch", "matern_cov")
-def matern_batch(coords, params, type="double", *, device=None):  # noqa: A002
+def matern_batch(coords, params, type="double", layout="stacked", *,  # noqa: A002
+                 device=None):
+    """The (k, n, n) array; R stacks it (gpuRandom's layout) unless layout = "array"."""
     from ._fields import matern_cov
 
     return matern_cov(coords, params, dtype=_dtype(type), device=device)
@@ -392,8 +486,12 @@ def likfit_lgm_gpu(coords, y, X=None, param=None, paramToEstimate=("range", "nug
     return RValue(out)
 
 
-@_r_function("qqnormGpu", "random.qqnorm")
-def qqnorm_gpu(y, *, device=None):
+@_r_function("qqnormGpu", "random.qqnorm",
+             renamed={"lower.tail": "lower_tail", "plot.it": "plot_it"})
+def qqnorm_gpu(y, ylim=None, mu=0.0, sigma=1.0, lower_tail=True, main=None, xlab=None,
+               ylab=None, plot_it=True, Nglobal=None, Nlocal=None, verbose=False, *,  # noqa: N803
+               device=None):
+    """The coordinates (R draws the plot and applies mu, sigma and lower.tail)."""
     from ._special import qqnorm
 
     x, yy = qqnorm(y, device=device)

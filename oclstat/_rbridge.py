@@ -150,3 +150,11 @@ def table_columns(frame) -> dict:
         values = frame[col].tolist()
         out[str(col)] = [list(v) if isinstance(v, (list, tuple)) else v for v in values]
     return out
+
+
+def device_summary(device=None) -> str:
+    """The device R draws on, in one line (for ``verbose = 2``)."""
+    from ._runtime import get_runtime
+
+    info = get_runtime(device).info
+    return f"{info.name} ({info.platform}, {info.type}, fp64: {'yes' if info.fp64 else 'no'})"

@@ -12,7 +12,7 @@ every R formal against this table, and the command line and both R bridges trans
 messages with it.
 
 >>> ENTRIES["fisher_sim"].r_name("n_resamples"), ENTRIES["gsea"].r_name("n_resamples")
-('B', 'nperm')
+('N', 'nperm')
 >>> cli_flag("n_resamples"), cli_flag("min_size")
 ('--resamples', '--min-size')
 """
@@ -60,6 +60,10 @@ CLI_FLAGS = {
     "row_names": "--row-names",
     "return_statistics": "--statistics",
     "conf_level": "--conf-level",
+    "hybrid": "--hybrid",
+    "hybrid_pars": "--hybrid-pars",
+    "max_entries": "--max-entries",
+    "max_seconds": "--max-seconds",
     "null_odds_ratio": "--null-odds-ratio",
     "method": "--method",
     "two_sided": "--two-sided",
@@ -117,13 +121,23 @@ _NOT_IN_CLI = {"progress", "out", "return_null", "axis", "genes", "classes"}
 
 _FILES = ("--out",)
 _TABLE_LAYOUT = ("--header", "--row-names")
+#: clrng's arguments of its draws (work sizes, printing) that Python has no use for.
+_CLRNG = ("Nglobal", "verbose")
 _DRAW = {"size": "n", "dtype": "type", "low": None, "high": None, "loc": None, "scale": None}
 
 #: Public function (its name under ``oclstat``) -> its names.
 ENTRIES: dict[str, Entry] = {
-    "fisher_test": Entry(cli="fisher", not_in_cli=("streams",),
-                         cli_only=(*_FILES, *_TABLE_LAYOUT)),
-    "fisher_sim": Entry(r="fisher.sim", r_names={"table": "x", "n_resamples": "B"}),
+    "fisher_test": Entry(
+        cli="fisher", r="fisherTest",
+        r_names={"table": "x", "n_resamples": "B", "null_odds_ratio": "or",
+                 "conf_level": "conf.level", "hybrid_pars": "hybridPars", "method": None,
+                 "max_entries": None, "max_seconds": None, "streams": None},
+        r_only=("y", "workspace", "control", "conf.int", "simulate.p.value"),
+        not_in_cli=("streams",), cli_only=(*_FILES, *_TABLE_LAYOUT)),
+    "fisher_sim": Entry(r="fisher.sim",
+                        r_names={"table": "x", "n_resamples": "N", "dtype": "type",
+                                 "return_statistics": "returnStatistics"},
+                        r_only=("Nglobal", "verbose", "B")),
     "fisher_sim_batch": Entry(r_names={"tables": None, "n_resamples": None}),
     "random_table": Entry(r_names={"row_sums": None, "col_sums": None, "size": None}),
     "permutation_test": Entry(
@@ -145,6 +159,7 @@ ENTRIES: dict[str, Entry] = {
         r_names={"ranking": "stats", "gene_sets": "pathways", "n_resamples": "nPermSimple",
                  "min_size": "minSize", "max_size": "maxSize", "sample_size": "sampleSize",
                  "weight": "gseaParam"},
+        r_only=("scoreType", "nproc", "BPPARAM"),
         cli_names={"ranking": "--rnk", "gene_sets": "--gmt"}, not_in_cli=("dtype",),
         cli_only=(*_FILES, "--plot", "--plot-set", "--report", "--header")),
     "epistasis": Entry(
@@ -152,7 +167,7 @@ ENTRIES: dict[str, Entry] = {
         cli_names={"genotypes": ("--bfile", "--csv")},
         not_in_cli=("phenotype", "snps"),
         cli_only=(*_FILES, *_TABLE_LAYOUT, "--devices", "--epi-cc", "--phenotype-name")),
-    "matern_cov": Entry(r="maternBatch", r_names={"dtype": "type"}),
+    "matern_cov": Entry(r="maternBatch", r_names={"dtype": "type"}, r_only=("layout",)),
     "solve_triangular_batch": Entry(
         r="backsolveBatch", r_names={"a": "A", "b": "B", "unit_diagonal": "unitDiagonal"}),
     "crossprod_batch": Entry(r="crossprodBatch", r_names={"a": "A", "b": "B", "d": "D"}),
@@ -167,7 +182,9 @@ ENTRIES: dict[str, Entry] = {
                    "profiles": "--no-profiles", "profile2d": "--no-profile2d"},
         not_in_cli=("grid",),
         cli_only=(*_FILES, "--png", "--profile-png", "--map-size")),
-    "random.qqnorm": Entry(r="qqnormGpu"),
+    "random.qqnorm": Entry(r="qqnormGpu", r_only=(
+        "ylim", "mu", "sigma", "lower.tail", "main", "xlab", "ylab", "plot.it", "Nglobal",
+        "Nlocal", "verbose")),
     "special.logfact_sum": Entry(r="logfactSum"),
     "special.kv": Entry(),
     "special.log_kv": Entry(),
@@ -179,10 +196,10 @@ ENTRIES: dict[str, Entry] = {
         cli_names={"coords": ("--nx", "--ny", "--xlim", "--ylim")},
         cli_only=(*_FILES, "--png")),
     "random.create_streams": Entry(r="createStreams", r_names={"on_device": None}),
-    "random.uniform": Entry(cli="rng", r="runifGpu", r_names=_DRAW,
+    "random.uniform": Entry(cli="rng", r="runifGpu", r_names=_DRAW, r_only=_CLRNG,
                             cli_only=(*_FILES, "distribution")),
-    "random.normal": Entry(cli="rng", r="rnormGpu", r_names=_DRAW),
-    "random.exponential": Entry(cli="rng", r="rexpGpu", r_names=_DRAW),
+    "random.normal": Entry(cli="rng", r="rnormGpu", r_names=_DRAW, r_only=_CLRNG),
+    "random.exponential": Entry(cli="rng", r="rexpGpu", r_names=_DRAW, r_only=_CLRNG),
     "random.integers": Entry(cli="rng", cli_names={"low": "--low", "high": "--high"}),
     "random.random_raw": Entry(cli="rng"),
     "io.read_gct": Entry(r="readGct", r_names={"source": "path"}),

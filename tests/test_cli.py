@@ -118,7 +118,7 @@ def test_fisher_command_prints_an_r_like_report(tmp_path, capsys, rt):
     table = tmp_path / "t.csv"
     table.write_text("group,a,b,c\nx,12,5,7\ny,3,9,4\nz,6,2,11\n")
     stats_path = tmp_path / "null.npy"
-    assert main(["fisher", str(table), "--resamples", "2e4", "--seed", "3",
+    assert main(["fisher", str(table), "--method", "simulate", "--resamples", "2e4", "--seed", "3",
                  "--statistics", str(stats_path)]) == 0
     out = capsys.readouterr().out
     res = oclstat.fisher_sim([[12, 5, 7], [3, 9, 4], [6, 2, 11]], n_resamples=20000, seed=3,
@@ -252,8 +252,8 @@ def test_outputs_are_written_whole_or_not_at_all(tmp_path, shared_data):
 
     out = tmp_path / "r.tsv"
     proc = subprocess.Popen([sys.executable, "-m", "oclstat", "fisher",
-                             str(shared_data / "fisher" / "month.csv"), "--resamples", "1e10",
-                             "--seed", "1", "--out", str(out)],
+                             str(shared_data / "fisher" / "month.csv"), "--method", "simulate",
+                             "--resamples", "1e10", "--seed", "1", "--out", str(out)],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     time.sleep(6)
     proc.send_signal(signal.SIGINT)

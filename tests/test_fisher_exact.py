@@ -148,13 +148,21 @@ def test_table_counts_are_exact():
     assert n_tables == brute
 
 
-def test_auto_simulates_what_is_too_large_to_enumerate(monkeypatch):
+def test_exact_is_the_default_and_auto_falls_back_saying_so():
     big = np.array([[1, 2, 1, 0], [3, 3, 6, 1], [10, 10, 14, 9], [6, 7, 12, 11]])
-    monkeypatch.setattr(oclstat._fisher.api, "AUTO_ENTRIES", 1000)
-    res = oclstat.fisher_test(big, n_resamples=20000, seed=7)
+    assert oclstat.fisher_test(big).method == "exact"
+    with pytest.raises(ValueError, match="more than 100 partial tables.*use method='simulate'"):
+        oclstat.fisher_test(big, max_entries=100)
+    res = oclstat.fisher_test(big, method="auto", max_entries=100, n_resamples=20000, seed=7)
     assert res.method == "simulate" and res.n_resamples == 20000
+    assert "simulated instead" in res.note and "note: the exact test was too large" in \
+        res.report()
     assert 0.74 < res.pvalue < 0.82                # R's exact fisher.test(Job): 0.7827
-    assert "simulated p-value" in res.report()
+    assert "simulated p-value" in res.report() and "seed: 7" in res.report()
+    drawn = oclstat.fisher_test(big, method="simulate", n_resamples=3000)
+    assert isinstance(drawn.seed, int)             # a drawn seed, printed, repeats the run
+    again = oclstat.fisher_test(big, method="simulate", n_resamples=3000, seed=drawn.seed)
+    assert again.count == drawn.count and f"seed: {drawn.seed}" in drawn.report()
     with pytest.raises(ValueError, match="use the simulated test"):
         exact.enumerate_pvalue(big, max_entries=1000)
     sim = oclstat.fisher_test(np.array([[3, 1], [1, 3]]), method="simulate", seed=1,
@@ -183,7 +191,7 @@ def test_result_frame_and_report():
     assert "95 percent confidence interval:" in text and "odds ratio " in text
     assert repr(res).startswith("FisherTestResult(table=2x2")
     rc = oclstat.fisher_test(np.array([[3, 1, 0], [1, 3, 2]]))
-    assert "alternative hypothesis: two.sided" in rc.report() and rc.n_tables == 12
+    assert "alternative hypothesis: two.sided" in rc.report() and rc.network.stages == 2
 
 
 @pytest.mark.parametrize("kwargs, message", [

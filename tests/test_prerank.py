@@ -363,3 +363,20 @@ def test_command_line_prerank_writes_fgseas_table_and_a_report(tmp_path, capsys,
                          text=True, timeout=120).stdout
     assert 'data-images-loaded="10"' in dom, dom[:300]
     assert f'data-table-rows="{len(sets)}"' in dom and "Enriched at the top" in dom
+
+
+def test_fgsea_rule_when_both_extremes_are_equal(rt):
+    """fgsea's unit test (calcGseaStat): statistics 10:-10, the set at positions 10:12 (the
+    genes of statistics 1, 0, -1): ES 0, NES 0, p 1 (Broad's and GSEApy's rule would give
+    ES -0.5)."""
+    stats = pd.Series(np.arange(10, -11, -1, dtype=float),
+                      index=[f"g{i}" for i in range(1, 22)])
+    res = oclstat.gsea_prerank(stats, {"s": ["g10", "g11", "g12"], "t": ["g1", "g2", "g3"]},
+                               min_size=1, max_size=100, n_resamples=1000, seed=1, device=rt)
+    row = res.table.loc["s"]
+    assert (row["ES"], row["NES"], row["pval"]) == (0.0, 0.0, 1.0)
+    assert row["leadingEdge"] == []
+    assert res.table.loc["t", "ES"] == pytest.approx(1.0)
+    from oclstat._gsea.core import enrichment_score
+
+    assert enrichment_score(stats.to_numpy(), np.array([9, 10, 11]))[0] == pytest.approx(-0.5)

@@ -11,7 +11,14 @@ import oclstat.random as ocr
 from oclstat import DeviceCapabilityError
 
 U32_NORM = 2.0**-31
-F32_NORM = np.float32(4.6566126e-10)
+#: clRNG's float scale: the double nearest 4.6566126e-10 (its constant has no f suffix, so
+#: clRNG forms the product in double and rounds it to float).
+CLRNG_FLOAT_NORM = 4.6566126e-10
+
+
+def clrng_float(z):
+    """clRNG's float U01 of outputs z: (float)((double)z * 4.6566126e-10)."""
+    return (np.asarray(z, dtype=np.float64) * CLRNG_FLOAT_NORM).astype(np.float32)
 
 
 def reference_grid(initial, n_total):
@@ -78,7 +85,7 @@ def test_uniform_is_clrng_u01_exactly(rt, lanes, lane_count):
     assert np.array_equal(u64, expected.astype(np.float64) * U32_NORM)
     u32 = ocr.uniform(100, streams=st.copy(), dtype=np.float32, device=rt)
     assert u32.dtype == np.float32
-    assert np.array_equal(u32, expected.astype(np.float32) * F32_NORM)
+    assert np.array_equal(u32, clrng_float(expected))
 
 
 def _state_with_next_output(z_wanted):
@@ -100,7 +107,7 @@ def test_float32_never_reaches_one_or_zero_at_the_extremes(rt, z):
     st = ocr.Streams(_state_with_next_output(z))
     u = ocr.uniform(1, streams=st.copy(), dtype=np.float32, device=rt)[0]
     assert 0.0 < u < 1.0
-    assert u == np.float32(z) * F32_NORM
+    assert u == clrng_float(z)
     d = ocr.uniform(1, streams=st.copy(), device=rt)[0]
     assert 0.0 < d < 1.0 and d == z * U32_NORM
     e = ocr.exponential(1, streams=st.copy(), dtype=np.float32, device=rt)[0]
@@ -126,7 +133,7 @@ def test_normal_is_box_muller_on_the_streams(rt, lanes, lane_count, dtype, rtol)
         raw, _ = outputs(tuple(int(v) for v in st.initial[s]), 2 * n_pairs)
         u = np.array(raw, dtype=np.float64) * U32_NORM
         if dtype == np.float32:
-            u = (np.array(raw, dtype=np.float32) * F32_NORM).astype(np.float64)
+            u = clrng_float(raw).astype(np.float64)
         r = np.sqrt(-2 * np.log(u[0::2]))
         z = np.empty(2 * n_pairs)
         z[0::2] = r * np.cos(2 * np.pi * u[1::2])

@@ -73,3 +73,38 @@ def test_r_cmd_check(r_library, tmp_path):
     log = check.stdout + check.stderr
     assert check.returncode == 0, log[-4000:]
     assert "Status: OK" in log, log[-4000:]
+
+
+@pytest.mark.slow
+def test_r_cmd_check_as_cran(tmp_path):
+    """R CMD build (vignettes built) and R CMD check --as-cran on the tarball: no error, no
+    warning, no note. There is no network here: the remote and clock checks are off and the
+    package index is an empty local repository. A packaging check, the same on every device:
+    it runs in the pocl pass only."""
+    if os.environ.get("OCLSTAT_DEVICE", "pocl") != "pocl":
+        pytest.skip("R CMD check runs once, in the pocl pass")
+    if shutil.which("R") is None:
+        pytest.skip("R is not installed")
+    need = "c('reticulate', 'testthat', 'knitr', 'markdown')"
+    have = subprocess.run(["Rscript", "-e", f"cat(all(sapply({need}, requireNamespace, "
+                           "quietly = TRUE)))"], capture_output=True, text=True)
+    if have.stdout.strip() != "TRUE":
+        pytest.skip("R packages for building the vignettes are not installed")
+    repo = tmp_path / "repo" / "src" / "contrib"
+    repo.mkdir(parents=True)
+    (repo / "PACKAGES").write_text("")
+    profile = tmp_path / "Rprofile"
+    profile.write_text(f'options(repos = c(CRAN = "file://{tmp_path / "repo"}"))\n')
+    env = _env(tmp_path / "nolib")
+    env.update(R_PROFILE_USER=str(profile), _R_CHECK_CRAN_INCOMING_REMOTE_="false",
+               _R_CHECK_CRAN_INCOMING_="false", _R_CHECK_SYSTEM_CLOCK_="false",
+               _R_CHECK_FUTURE_FILE_TIMESTAMPS_="false")
+    build = subprocess.run(["R", "CMD", "build", str(REPO / "rbridge")], cwd=tmp_path, env=env,
+                           capture_output=True, text=True, timeout=900)
+    assert build.returncode == 0, build.stdout[-4000:] + build.stderr[-4000:]
+    tarball = next(tmp_path.glob("oclstat_*.tar.gz"))
+    check = subprocess.run(["R", "CMD", "check", "--as-cran", "--no-manual", tarball.name],
+                           cwd=tmp_path, env=env, capture_output=True, text=True, timeout=1200)
+    log = (tmp_path / "oclstat.Rcheck" / "00check.log").read_text()
+    assert check.returncode == 0, log[-6000:]
+    assert "Status: OK" in log, log[-6000:]

@@ -254,6 +254,9 @@ def test_pip_installed_icds_are_registered_without_hiding_others(tmp_path, monke
     files = {f.name: f.read_text() for f in target.iterdir()}
     assert files["nvidia.icd"] == "libnvidia-opencl.so.1\n"
     assert any("libintelocl.so" in t for n, t in files.items() if n != "nvidia.icd")
+    _runtime._release_icd_dir()      # once the loader has read it: gone, the variable restored
+    assert not target.exists() and os.environ["OCL_ICD_VENDORS"] == str(vendors)
+    target = _runtime.register_pip_icds()
     monkeypatch.setenv("OCL_ICD_VENDORS", str(target))     # already there: nothing to do
     assert _runtime.register_pip_icds() is None
     monkeypatch.setenv("OCL_ICD_VENDORS", str(vendors / "nvidia.icd"))

@@ -2,7 +2,8 @@
 
 The subset of roxygen the package uses: a title line, a description paragraph, ``@param``,
 ``@return``, ``@examples``, ``@export``, ``@importFrom pkg names``, ``@useDynLib pkg,
-.registration = TRUE``, ``@noRd``. A function is
+.registration = TRUE``, ``@noRd``, ``@method generic class`` (an S3 method: registered, no
+Rd page). A function is
 exported when its block says ``@export``; NAMESPACE and the Rd files are generated, never
 edited (``tests/test_vocabulary.py`` fails when they differ from what this writes).
 
@@ -38,6 +39,7 @@ class Block:
     imports: list[str] = field(default_factory=list)
     dynlibs: list[str] = field(default_factory=list)
     no_rd: bool = False
+    s3: str = ""
 
 
 def split_formals(text: str) -> list[str]:
@@ -115,6 +117,8 @@ def parse_roxygen(block: Block, doc: list[str]) -> None:
                 block.imports.append(rest)
             elif tag == "useDynLib":
                 block.dynlibs.append(rest)
+            elif tag == "method":
+                block.s3 = ",".join(rest.split())
             continue
         if tag == "examples":
             block.examples.append(line)
@@ -161,6 +165,7 @@ def generate(package: Path = PACKAGE) -> dict[str, str]:
     """{relative path: content} of NAMESPACE and every man/*.Rd."""
     blocks = [b for p in sorted((package / "R").glob("*.R")) for b in functions(p)]
     lines = [f"export({b.name})" for b in blocks if b.export]
+    lines += [f"S3method({b.s3})" for b in blocks if b.s3]
     for b in blocks:
         for imp in b.imports:
             pkg, *names = imp.split()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 
 import numpy as np
@@ -11,7 +12,9 @@ from .._runtime import get_runtime
 from .._scale import executor, run
 from .._validation import as_float_dtype, as_int, as_shape, check_host_memory
 from . import tasks
-from .exact import MAX_ENTRIES, enumerate_pvalue, two_by_two
+from .exact import two_by_two
+from .network import MAX_ENTRIES as MAX_NETWORK_ENTRIES
+from .network import ExactTooLarge, network_pvalue
 from .opencl import _run_rcont2
 from .plan import (
     MAX_TOTAL,
@@ -194,21 +197,36 @@ def fisher_sim(table, n_resamples=2000, *, seed=None, streams=None, return_stati
 
 ALTERNATIVES = ("two-sided", "less", "greater")
 METHODS = ("auto", "exact", "simulate")
-#: Partial sums an r x c table may need to be enumerated under ``method="auto"`` (larger
-#: tables are simulated).
-AUTO_ENTRIES = 200_000
+
+
+def _hybrid_pars(hybrid_pars) -> tuple[float, float, float]:
+    """R's ``hybridPars = c(expect = 5, percnt = 80, Emin = 1)``."""
+    try:
+        expect, percnt, emin = (float(v) for v in hybrid_pars)
+    except (TypeError, ValueError):
+        raise ValueError("hybrid_pars must be three numbers (expect, percnt, emin), got "
+                         f"{hybrid_pars!r}") from None
+    if not (expect > 0 and 0 <= percnt <= 100 and emin >= 0):
+        raise ValueError("hybrid_pars: expect must be > 0, percnt in [0, 100] and emin >= 0, "
+                         f"got {hybrid_pars!r}")
+    return expect, percnt, emin
 
 
 def fisher_test(table, *, alternative="two-sided", conf_level=0.95, null_odds_ratio=1.0,
-                method="auto", n_resamples=2000, seed=None, streams=None,
-                return_statistics=False, dtype=None, device=None, progress=None):
-    """Fisher's exact test of an r x c table, as R's ``fisher.test``: exact where it can be,
-    simulated on the device where it cannot.
+                method="exact", hybrid=False, hybrid_pars=(5, 80, 1),
+                max_entries=MAX_NETWORK_ENTRIES, max_seconds=None, n_resamples=2000,
+                seed=None, streams=None, return_statistics=False, dtype=None, device=None,
+                progress=None):
+    """Fisher's exact test of an r x c table, as R's ``fisher.test``: exact by default (the
+    network algorithm on the device for tables larger than 2 x 2), with R's ``hybrid``
+    option, or simulated on the device when asked.
 
     Parameters
     ----------
     table : array_like, 2-D
-        Non-negative integer counts; all-zero rows and columns are dropped (R's rule).
+        Non-negative integer counts. All-zero rows and columns are dropped as R drops them
+        (an exact test left with one row or column has p = 1; a 2 x 2 table keeps R's
+        estimate 0 or Inf and interval 0 to Inf).
     alternative : {"two-sided", "less", "greater"}, optional
         For 2 x 2 tables: the odds ratio is not equal to, less than or greater than
         ``null_odds_ratio``. Larger tables are tested two-sided only.
@@ -216,19 +234,38 @@ def fisher_test(table, *, alternative="two-sided", conf_level=0.95, null_odds_ra
         Confidence level of the odds ratio's interval (2 x 2).
     null_odds_ratio : float, optional
         The odds ratio under the null hypothesis (2 x 2; R's ``or``).
-    method : {"auto", "exact", "simulate"}, optional
-        "exact": 2 x 2 by the conditional (noncentral hypergeometric) law, larger tables by
-        enumerating every table with these margins (refused when too many); "simulate":
-        the Monte Carlo test of :func:`fisher_sim` on the device; "auto" (R's behaviour):
-        exact for 2 x 2 and for tables that enumerate quickly, else simulated.
+    method : {"exact", "simulate", "auto"}, optional
+        "exact" (R's default): 2 x 2 by the conditional (noncentral hypergeometric) law,
+        larger tables by the network algorithm; past ``max_entries`` or ``max_seconds`` an
+        error that names ``method="simulate"`` (never a silent switch). "simulate": the Monte
+        Carlo test of :func:`fisher_sim` on the device. "auto": exact within the limits, else
+        simulated (the result says so in ``note``).
+    hybrid : bool, optional
+        R's ``hybrid = TRUE``: parts of the network whose remaining table meets Cochran's
+        conditions (``hybrid_pars``) are approximated by the chi-square law.
+    hybrid_pars : (float, float, float), optional
+        R's ``hybridPars``: expected count, percentage of cells, least expected count.
+    max_entries : int, optional
+        The most partial tables the network may hold at once (about 48 bytes each).
+    max_seconds : float, optional
+        A time limit for the exact test (None: none).
     n_resamples, seed, streams, return_statistics, dtype, device, progress
-        For the simulated test, as :func:`fisher_sim`.
+        For the simulated test, as :func:`fisher_sim` (without ``seed`` or ``streams`` a seed
+        is drawn and kept in the result, so the run can be repeated); ``device`` and
+        ``progress`` also run the network.
 
     Returns
     -------
     FisherTestResult
         ``pvalue``, ``method``; for 2 x 2 ``odds_ratio`` (conditional MLE) and
-        ``conf_int``; printed as R prints the test.
+        ``conf_int``; ``seed`` of a simulation; ``note`` of a fallback; printed as R prints
+        the test.
+
+    Raises
+    ------
+    ValueError
+        For bad input, or (``oclstat._fisher.network.ExactTooLarge``) an exact test past its
+        limits.
 
     See Also
     --------
@@ -238,12 +275,15 @@ def fisher_test(table, *, alternative="two-sided", conf_level=0.95, null_odds_ra
 
     Notes
     -----
-    Two-sided p-values add the probabilities at most the observed one's times 1 + 1e-7
+    Two-sided 2 x 2 p-values add the probabilities at most the observed one's times 1 + 1e-7
     (R's tolerance). The odds ratio and its limits are found to machine precision; R's
     ``uniroot`` stops at about 1.2e-4 on psi or 1/psi, so R's printed estimate and limits
-    can differ in the fourth significant digit (the p-values do not). An r x c table is
-    enumerated exactly, grouped by its fixed-point statistic, where R uses the network
-    algorithm (the same p-values; R reaches larger tables).
+    can differ in the fourth significant digit (the p-values do not). An r x c table counts
+    the tables whose log-probability is at most the observed one's plus 3.45254e-7 (R's
+    FEXACT tolerance), exactly (:mod:`oclstat._fisher.network`: fixed-point path values, valid
+    bounds, no approximation). R's FEXACT bounds the least probable completions heuristically
+    and can undercount large tables by a few parts in 1e9; this test agrees with a
+    bound-free enumeration to 1e-12.
 
     References
     ----------
@@ -251,9 +291,12 @@ def fisher_test(table, *, alternative="two-sided", conf_level=0.95, null_odds_ra
            Statistical Society 98(1), 39-82.
     .. [2] Agresti, A. (2002). Categorical Data Analysis, 2nd ed., sections 3.5-3.6 (the
            conditional maximum-likelihood odds ratio and its exact interval).
-    .. [3] Mehta, C. R. and Patel, N. R. (1986). Algorithm 643: FEXACT, a FORTRAN subroutine
-           for Fisher's exact test on unordered r x c contingency tables. ACM Transactions on
-           Mathematical Software 12(2), 154-161.
+    .. [3] Mehta, C. R. and Patel, N. R. (1983). A network algorithm for performing Fisher's
+           exact test in r x c contingency tables. Journal of the American Statistical
+           Association 78(382), 427-434.
+    .. [4] Mehta, C. R. and Patel, N. R. (1986). A hybrid algorithm for Fisher's exact test
+           in unordered r x c contingency tables. Communications in Statistics - Theory and
+           Methods 15(2), 387-403.
 
     Examples
     --------
@@ -261,8 +304,9 @@ def fisher_test(table, *, alternative="two-sided", conf_level=0.95, null_odds_ra
     >>> res = fisher_test(np.array([[3, 1], [1, 3]]))
     >>> round(res.pvalue, 4), round(res.odds_ratio, 3)      # R: 0.4857, 6.408
     (0.4857, 6.408)
-    >>> fisher_test(np.array([[3, 1, 0], [1, 3, 2]])).method
-    'exact'
+    >>> job = [[1, 2, 1, 0], [3, 3, 6, 1], [10, 10, 14, 9], [6, 7, 12, 11]]
+    >>> round(fisher_test(job).pvalue, 10)                   # R: 0.78268493896563884
+    0.782684939
     """
     if alternative not in ALTERNATIVES:
         raise ValueError(f"alternative must be one of {ALTERNATIVES}, got {alternative!r}")
@@ -277,36 +321,67 @@ def fisher_test(table, *, alternative="two-sided", conf_level=0.95, null_odds_ra
         raise ValueError(f"conf_level must be between 0 and 1, got {conf_level}")
     if not null_odds_ratio >= 0.0:
         raise ValueError(f"null_odds_ratio must be >= 0, got {null_odds_ratio}")
-    x = _drop_empty(_as_counts(table, "table"), "table")
-    two = x.shape == (2, 2)
+    expect, percnt, emin = _hybrid_pars(hybrid_pars)
+    max_entries = as_int(max_entries, "max_entries", minimum=1)
+    if max_seconds is not None and not float(max_seconds) > 0:
+        raise ValueError(f"max_seconds must be > 0 or None, got {max_seconds!r}")
+    raw = _as_counts(table, "table")
+    if raw.sum() == 0:
+        raise ValueError("table holds no counts (every cell is 0)")
+    two = raw.shape == (2, 2)
     if not two and alternative != "two-sided":
         raise ValueError(f"alternative={alternative!r} applies to 2 x 2 tables; this one is "
-                         f"{x.shape[0]} x {x.shape[1]} (tested two-sided)")
+                         f"{raw.shape[0]} x {raw.shape[1]} (tested two-sided)")
     if not two and null_odds_ratio != 1.0:
         raise ValueError("null_odds_ratio applies to 2 x 2 tables only")
-    common = dict(alternative=alternative, table=x, conf_level=conf_level,
+    common = dict(alternative=alternative, table=raw, conf_level=conf_level,
                   null_odds_ratio=null_odds_ratio)
-    estimate = interval = None
-    if two:
-        p_exact, estimate, interval = two_by_two(x, alternative, conf_level, null_odds_ratio)
+    if two:                              # R's 2 x 2 test, empty margins included
+        p_exact, estimate, interval = two_by_two(raw, alternative, conf_level, null_odds_ratio)
         common.update(odds_ratio=estimate, conf_int=interval)
         if method != "simulate":
             return FisherTestResult(p_exact, method="exact", **common)
-    elif method != "simulate":
+    note = None
+    if not two and method != "simulate":
         try:
-            p, n_tables = enumerate_pvalue(
-                x, max_entries=AUTO_ENTRIES if method == "auto" else MAX_ENTRIES)
-            return FisherTestResult(p, method="exact", n_tables=n_tables, **common)
-        except ValueError:
+            net = network_pvalue(raw, hybrid=bool(hybrid), expect=expect, percnt=percnt,
+                                 emin=emin, max_entries=max_entries, max_seconds=max_seconds,
+                                 dtype=_network_dtype(dtype, device), device=device,
+                                 progress=progress)
+            return FisherTestResult(net.pvalue, method="exact", network=net,
+                                    hybrid=(expect, percnt, emin) if hybrid else None,
+                                    **common)
+        except ExactTooLarge as exc:
             if method == "exact":
-                raise
+                hint = "" if "ways to fill" in str(exc) else " or raise max_entries / max_seconds"
+                raise ExactTooLarge(f"{exc}; use method='simulate' (a Monte Carlo p-value on "
+                                    f"the device){hint}") from None
+            note = f"the exact test was too large ({exc}): simulated instead"
     if alternative != "two-sided" or null_odds_ratio != 1.0:
         raise ValueError("method='simulate' tests two-sided with null_odds_ratio=1 only")
-    sim = fisher_sim(x, n_resamples, seed=seed, streams=streams,
+    kept = raw[raw.sum(axis=1) > 0][:, raw.sum(axis=0) > 0]
+    if kept.shape[0] < 2 or kept.shape[1] < 2:
+        raise ValueError("the simulated test needs 2 or more non-zero row totals and column "
+                         "totals (R drops empty rows and columns before simulating)")
+    used_seed = None
+    if seed is None and streams is None:
+        used_seed = int.from_bytes(os.urandom(4), "little") >> 1
+        seed = used_seed
+    elif seed is not None:
+        used_seed = seed
+    sim = fisher_sim(kept, n_resamples, seed=seed, streams=streams,
                      return_statistics=return_statistics, dtype=dtype, device=device,
                      progress=progress)
     return FisherTestResult(sim.pvalue, method="simulate", n_resamples=sim.n_resamples,
-                            count=sim.count, null_distribution=sim.null_distribution, **common)
+                            count=sim.count, null_distribution=sim.null_distribution,
+                            seed=used_seed, note=note, **common)
+
+
+def _network_dtype(dtype, device):
+    """The precision of the network's masses: float64 where the device has it (or asked)."""
+    if dtype is not None:
+        return as_float_dtype(dtype, "dtype")
+    return np.float64 if get_runtime(device).info.fp64 else np.float32
 
 
 def random_table(row_sums, col_sums, size=1, *, seed=None, streams=None, dtype=None,

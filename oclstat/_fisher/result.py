@@ -184,20 +184,37 @@ class FisherTestResult:
     null_distribution: np.ndarray | None = field(default=None, compare=False)
     table: np.ndarray | None = field(default=None, compare=False)
     data_name: str = "x"
+    #: The seed of a simulation (drawn when none was given: pass it back to repeat the run).
+    seed: object = None
+    #: Why the test is not the one asked for (``method="auto"`` fell back to simulation).
+    note: str | None = None
+    #: R's hybrid parameters (expect, percnt, emin) when the network used the hybrid rule.
+    hybrid: tuple | None = None
+    #: What the network algorithm held (an ``oclstat._fisher.network.NetworkResult``).
+    network: object = field(default=None, compare=False, repr=False)
     #: What was read, when the inputs came from files (:class:`oclstat.io.ReadInfo`: every
     #: decision a reader took, with the option that reverses it); None for arrays.
     input: object = field(default=None, compare=False, repr=False)
 
     @property
     def title(self) -> str:
+        """R's ``method`` string."""
         if self.method == "simulate":
             return f"{METHOD} (based on {_r_number(self.n_resamples)} replicates)"
+        if self.hybrid is not None:
+            e, p, m = (_r_format([v])[0].strip() for v in self.hybrid)
+            return (f"Fisher's Exact Test for Count Data hybrid using asym.chisq. iff (exp={e},"
+                    f" perc={p}, Emin={m})")
         return "Fisher's Exact Test for Count Data"
 
     def report(self) -> str:
         """The test as R's ``print(fisher.test(...))`` shows it."""
         if self.method == "simulate":
             head = f"\n\t{METHOD} (based on\n\t{_r_number(self.n_resamples)} replicates)\n\n"
+        elif self.hybrid is not None:
+            words = self.title.split(" (exp=")
+            head = f"\n\t{words[0]} (exp={words[1].split(' perc=')[0]}\n\tperc=" \
+                   f"{words[1].split(' perc=')[1]}\n\n"
         else:
             head = "\n\tFisher's Exact Test for Count Data\n\n"
         lines = [f"data:  {self.data_name}", f"p-value {_r_pvalue(self.pvalue)}"]
@@ -214,6 +231,10 @@ class FisherTestResult:
             value = _r_format([self.odds_ratio])[0]
             width = max(len("odds ratio"), len(value))
             lines += ["odds ratio".rjust(width) + " ", value.rjust(width) + " "]
+        if self.seed is not None and self.method == "simulate":
+            lines.append(f"seed: {self.seed} (seed= repeats this simulation)")
+        if self.note:
+            lines.append(f"note: {self.note}")
         return head + "\n".join(lines) + "\n"
 
     def __str__(self) -> str:
@@ -239,4 +260,7 @@ class FisherTestResult:
             "rows": [rows], "cols": [cols],
             "total": [None if self.table is None else int(self.table.sum())],
             "n_resamples": [self.n_resamples], "count": [self.count],
-            "n_tables": [self.n_tables]})
+            "n_tables": [self.n_tables],
+            "seed": [self.seed if self.seed is None or isinstance(self.seed, int)
+                     else " ".join(map(str, self.seed))],
+            "hybrid": [self.hybrid is not None], "note": [self.note]})

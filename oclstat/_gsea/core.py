@@ -105,6 +105,41 @@ def enrichment_score(sorted_metric: np.ndarray, positions: np.ndarray, weight: f
     return bottoms[i_min], i_min
 
 
+def balanced_extremes(fixed: np.ndarray, positions: np.ndarray, n_genes: int) -> bool:
+    """Whether the running sum of a set reaches its largest positive and its largest negative
+    deviation at exactly the same height (``fixed``: the set's exact integer weights in
+    ranking order, :func:`fixed_weights`; ``positions`` ascending). fgsea's rule then gives
+    ES = 0 (``calcGseaStat``), where GSEApy keeps the negative extreme. Decided in
+    exact integers: top_i = C_i/NR - m_i/NM and bottom_i = (C_i - w_i)/NR - m_i/NM, equal and
+    opposite when (C_i + C_j - w_j) NM = (m_i + m_j) NR.
+
+    >>> balanced_extremes(np.array([1, 0, 1]), np.array([9, 10, 11]), 21)
+    True
+    """
+    k = positions.size
+    if k == 0 or k >= n_genes:
+        return False
+    w = np.asarray(fixed, dtype=np.int64)
+    nr, nm = int(w.sum()), n_genes - k
+    if nr == 0:
+        return False
+    c = np.cumsum(w)
+    miss = positions.astype(np.int64) - np.arange(k)
+    tops = c / nr - miss / nm
+    bottoms = (c - w) / nr - miss / nm
+    top, bottom = tops.max(), bottoms.min()
+    if abs(top + bottom) > 1e-9 * max(1.0, abs(top)):
+        return False
+    def exact(i, base):             # the extreme, times NR * NM, in Python integers
+        return int(base[i]) * nm - int(miss[i]) * nr
+
+    near_top = np.flatnonzero(tops >= top - 1e-9)
+    near_bottom = np.flatnonzero(bottoms <= bottom + 1e-9)
+    best_top = max(exact(i, c) for i in near_top)
+    best_bottom = min(exact(i, c - w) for i in near_bottom)
+    return best_top == -best_bottom
+
+
 def running_sum(sorted_metric: np.ndarray, positions: np.ndarray,
                 weight: float = 1.0) -> np.ndarray:
     """The running enrichment sum at every position of the ranking (for plots)."""

@@ -7,7 +7,7 @@ import warnings
 import numpy as np
 import pandas as pd
 
-from .._gsea.core import leading_edge_stats
+from .._gsea.core import balanced_extremes, leading_edge_stats
 from .._gsea.validate import _gene_sets, _weight_and_sizes, read_paths
 from .._labels import as_labelled
 from .._multitest import benjamini_hochberg
@@ -104,6 +104,13 @@ def gsea_prerank(
     statistics keep their input order (a warning gives their share). Weights are exact
     integers, so scores, counts and p-values are identical on every OpenCL device.
 
+    **Ties of the extremes.** When the running sum's largest positive and largest negative
+    deviations are exactly equal (possible with the exact integer weights), the ES is 0, its
+    NES 0, its p-value 1 and its leading edge empty: fgsea's rule (``calcGseaStat``).
+    GSEApy keeps the negative extreme instead (``np.where(|max| > |min|, max, min)``), as
+    :func:`gsea` (GSEApy's and Broad's phenotype-permutation test) does. The null ES keep
+    fgsea's rule for random sets (the first extreme reached), as fgsea's do.
+
     References
     ----------
     .. [1] Subramanian, A. et al. (2005). Gene set enrichment analysis. PNAS 102(43),
@@ -149,6 +156,11 @@ def gsea_prerank(
         dtype = as_float_dtype(dtype) if dtype is not None else (
             rt.default_real() if rt is not None else np.dtype(np.float64))
         es_obs = tasks.observed(runner, rt, rank.weights, sizes, positions, dtype=dtype)
+        # fgsea's rule: equally high positive and negative extremes give ES = 0 (the null's
+        # ES keep fgsea's first-extreme rule)
+        balanced = np.array([balanced_extremes(rank.weights[p], p, len(rank.names))
+                             for p in positions], dtype=bool)
+        es_obs = np.where(balanced, 0.0, es_obs).astype(es_obs.dtype)
         counts = tasks.simple_null(runner, rt, rank.weights, sizes, positions, es_obs,
                                    words=words, n_resamples=n_resamples, dtype=dtype,
                                    progress=progress)
@@ -174,7 +186,7 @@ def gsea_prerank(
         warnings.warn(f"{int(unbalanced.sum())} gene sets have (almost) no null ES of their "
                       "sign (the statistics are nearly all of one sign): their p-values and NES "
                       "are NaN, as fgsea's; more resamples may help", UserWarning, stacklevel=2)
-    table = _table(rank, set_names, positions, es_obs, nes, pval, log2err)
+    table = _table(rank, set_names, positions, es_obs, nes, pval, log2err, balanced)
     return PrerankResult(
         table=table,
         ranking=pd.Series(rank.stats, index=pd.Index(rank.names, name="gene")),
@@ -222,10 +234,14 @@ def _multilevel(runner, rt, rank, positions, es_obs, summary, ml, pval, log2err,
     return pval, log2err
 
 
-def _table(rank, set_names, positions, es_obs, nes, pval, log2err) -> pd.DataFrame:
+def _table(rank, set_names, positions, es_obs, nes, pval, log2err, balanced) -> pd.DataFrame:
     n = len(rank.names)
     leading, edge = [], np.empty((len(set_names), 4))
     for i, pos in enumerate(positions):
+        if balanced[i]:                 # ES = 0: no leading edge (fgsea's empty one)
+            leading.append([])
+            edge[i] = (0, 0.0, 0.0, 0.0)
+            continue
         es, peak = rank.enrichment(pos.astype(np.int64))
         cut = pos[: peak + 1] if es >= 0 else pos[peak:][::-1]
         leading.append([rank.names[q] for q in cut])

@@ -117,8 +117,10 @@ def uniform(size, *, streams=None, seed=None, dtype=np.float64, low=0.0, high=1.
 
     Notes
     -----
-    U01 is the generator output ``z`` (in ``[1, m1]``) times ``2^-31`` in double, or times
-    ``4.6566126e-10`` in float32 (so it never reaches 1.0 or 0.0), exactly as clRNG computes it;
+    U01 is the generator output ``z`` (in ``[1, m1]``) times ``2^-31`` in double, or in float32
+    the double product ``z * 4.6566126e-10`` rounded to float (so it never reaches 1.0 or 0.0),
+    exactly as clRNG computes it, bit for bit on every device (in integers where a device has
+    no double precision);
     draw ``j`` of work-item ``i`` comes from stream ``i`` (module docstring), so the same seed
     gives the same numbers on every device.
 

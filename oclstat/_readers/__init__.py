@@ -7,30 +7,37 @@ inference stated (:mod:`.inference`) and every coin flip refused.
 * :mod:`.tables`: numeric tables; :mod:`.frames`: named columns of mixed kinds;
 * :mod:`.gsea_files`: GCT, CLS, GMT, RNK; :mod:`.groups`: sample group files.
 
-The public face is :mod:`oclstat.io`.
+The public face is :mod:`oclstat.io`. Names are imported on first use, so that a module that
+needs only :mod:`.inference` (every result) does not import pandas.
 """
 
-from .frames import read_frame
-from .groups import read_groups
-from .gsea_files import (
-    GeneSets,
-    Phenotype,
-    read_cls,
-    read_expression,
-    read_gct,
-    read_gmt,
-    read_rnk,
-    write_cls,
-    write_gct,
-    write_gmt,
-    write_rnk,
-)
-from .inference import Inference, ReadInfo, combined, input_of, refuse
-from .tables import Table, read_table
-from .text import MISSING, open_text, tokenize
+from __future__ import annotations
 
-__all__ = ["MISSING", "open_text", "tokenize", "Inference", "ReadInfo", "combined", "input_of",
-           "refuse",
-           "Table", "read_table", "read_frame", "read_groups", "GeneSets", "Phenotype",
-           "read_expression", "read_gct", "read_cls", "read_gmt", "read_rnk", "write_gct",
-           "write_cls", "write_gmt", "write_rnk"]
+import importlib
+
+_EXPORTS = {
+    "read_frame": ".frames",
+    "GeneSets": ".gsea_files", "Phenotype": ".gsea_files", "read_cls": ".gsea_files",
+    "read_expression": ".gsea_files", "read_gct": ".gsea_files", "read_gmt": ".gsea_files",
+    "read_rnk": ".gsea_files", "write_cls": ".gsea_files", "write_gct": ".gsea_files",
+    "write_gmt": ".gsea_files", "write_rnk": ".gsea_files",
+    "read_groups": ".groups",
+    "Inference": ".inference", "ReadInfo": ".inference", "combined": ".inference",
+    "input_of": ".inference", "refuse": ".inference",
+    "Table": ".tables", "read_table": ".tables",
+    "MISSING": ".text", "open_text": ".text", "tokenize": ".text",
+}
+
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name):
+    if name not in _EXPORTS:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(_EXPORTS[name], __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__():
+    return sorted(set(globals()) | set(__all__))

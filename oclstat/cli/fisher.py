@@ -13,8 +13,8 @@ from ._common import device_of, float_count, layout_flags, note, read_line, say
 from ._outputs import output
 
 NAME = "fisher"
-HELP = ("Fisher's exact test of an r x c table (as R's fisher.test: exact for 2 x 2 and small "
-        "tables, simulated on the device otherwise)")
+HELP = ("Fisher's exact test of an r x c table, as R's fisher.test: exact (the network "
+        "algorithm on the device), or simulated on the device with --method simulate")
 OUTPUTS = (("out", "--out", False), ("statistics", "--statistics", True))
 
 
@@ -24,17 +24,29 @@ def add_arguments(p) -> None:
     layout_flags(p)
     p.add_argument("--out", default=None,
                    help="write the result (TSV, one row) here; - for standard output")
-    p.add_argument("--method", choices=["auto", "exact", "simulate"], default="auto",
-                   help="exact (2 x 2, or enumerate the tables), simulate (Monte Carlo on the "
-                        "device) or auto (default: exact where it is quick)")
+    p.add_argument("--method", choices=["exact", "simulate", "auto"], default="exact",
+                   help="exact (default, R's: the network algorithm; past the limits an error "
+                        "naming --method simulate), simulate (Monte Carlo on the device) or "
+                        "auto (exact within the limits, else simulated, and said so)")
+    p.add_argument("--hybrid", action="store_true",
+                   help="R's hybrid = TRUE: chi-square approximations where Cochran's "
+                        "conditions hold")
+    p.add_argument("--hybrid-pars", type=float, nargs=3, default=[5.0, 80.0, 1.0],
+                   metavar=("EXPECT", "PERCNT", "EMIN"), help="R's hybridPars (default 5 80 1)")
+    p.add_argument("--max-entries", type=float_count, default=50_000_000,
+                   help="the most partial tables the exact test may hold (about 48 bytes "
+                        "each; default 5e7)")
+    p.add_argument("--max-seconds", type=float, default=None,
+                   help="a time limit for the exact test (default: none)")
     p.add_argument("--alternative", choices=["two-sided", "less", "greater"],
                    default="two-sided", help="2 x 2 tables: the odds ratio's alternative")
     p.add_argument("--conf-level", type=float, default=0.95,
                    help="confidence level of the odds ratio's interval (2 x 2)")
     p.add_argument("--null-odds-ratio", type=float, default=1.0,
                    help="odds ratio under the null hypothesis (2 x 2; R's or)")
-    p.add_argument("--resamples", type=float_count, default=2000,
-                   help="tables to simulate (R's B), e.g. 1e6 (default 2000)")
+    p.add_argument("--resamples", type=float_count, default=None,
+                   help="tables to simulate (R's B), e.g. 1e6 (default 2000; with --method "
+                        "simulate or auto)")
     p.add_argument("--seed", type=float_count, default=None,
                    help="integer seed (default: random), e.g. 42 or 1e3")
     p.add_argument("--dtype", choices=["auto", "float64", "float32"], default="auto",
@@ -55,11 +67,17 @@ def run(args) -> int:
                          "or NA; a table of counts needs every cell")
     rt = get_runtime(device_of(args))
     dtype = {"auto": None, "float64": np.float64, "float32": np.float32}[args.dtype]
-    method = "simulate" if args.statistics and args.method == "auto" else args.method
+    if args.method == "exact" and (args.resamples is not None or args.seed is not None):
+        raise ValueError("--resamples and --seed set the simulated test: add --method simulate "
+                         "(or --method auto); the default --method exact does not simulate")
+    method = "simulate" if args.statistics and args.method != "simulate" else args.method
     t0 = time.perf_counter()
     res = fisher_test(counts, alternative=args.alternative, conf_level=args.conf_level,
                       null_odds_ratio=args.null_odds_ratio, method=method,
-                      n_resamples=args.resamples, seed=args.seed, dtype=dtype, device=rt,
+                      hybrid=args.hybrid, hybrid_pars=tuple(args.hybrid_pars),
+                      max_entries=args.max_entries, max_seconds=args.max_seconds,
+                      n_resamples=2000 if args.resamples is None else args.resamples,
+                      seed=args.seed, dtype=dtype, device=rt,
                       return_statistics=bool(args.statistics), progress=None)
     elapsed = time.perf_counter() - t0
     if args.statistics and res.null_distribution is None:
@@ -78,7 +96,9 @@ def run(args) -> int:
     if res.method == "simulate":
         say(args, f"{res.count} of {res.n_resamples} simulated tables at most as probable as "
             f"the observed one; device: {rt.info.label}; {elapsed:.2f} s")
-    elif res.n_tables is not None:
-        say(args, f"exact: {res.n_tables:,} tables with these margins enumerated; "
+    elif res.network is not None:
+        net = res.network
+        say(args, f"exact (network algorithm): {net.stages} stages, at most "
+            f"{net.peak_entries:,} partial tables at once; device: {rt.info.label}; "
             f"{elapsed:.2f} s")
     return 0

@@ -28,17 +28,25 @@ coord_matrix <- function(coords) {
 #' @param coords n x 2 matrix of coordinates.
 #' @param params matrix with columns range, shape, variance, nugget, anisoRatio, anisoAngleRadians (named, or in that order).
 #' @param type "double" or "float".
-#' @return An array dim c(nrow(params), n, n).
+#' @param layout "stacked" (gpuRandom's: a (k n) x n matrix, rows (i - 1) n + 1 to i n the i-th parameter set's matrix) or "array" (an array dim c(k, n, n), as \code{cholBatch} takes it).
+#' @return A (k n) x n matrix, or an array dim c(k, n, n), for k = nrow(params).
 #' @examples
 #' if (oclstat_available()) {
-#'   C <- maternBatch(cbind(runif(5), runif(5)), c(0.3, 1.5, 1, 0, 1, 0))
-#'   dim(C)
+#'   xy <- cbind(runif(5), runif(5))
+#'   V <- maternBatch(xy, rbind(c(0.3, 1.5, 1, 0, 1, 0), c(0.2, 0.5, 2, 0.1, 1, 0)))
+#'   dim(V)        # 10 x 5, gpuRandom's stacked layout
+#'   dim(maternBatch(xy, c(0.3, 1.5, 1, 0, 1, 0), layout = "array"))
 #' }
 #' @export
-maternBatch <- function(coords, params, type = c("double", "float")) {
-  call_adapter("maternBatch", list(coords = to_py_array(coord_matrix(coords), "coords"),
-                                   params = to_py_array(param_matrix(params), "params"),
-                                   type = match.arg(type)))
+maternBatch <- function(coords, params, type = c("double", "float"),
+                        layout = c("stacked", "array")) {
+  layout <- match.arg(layout)
+  A <- call_adapter("maternBatch", list(coords = to_py_array(coord_matrix(coords), "coords"),
+                                        params = to_py_array(param_matrix(params), "params"),
+                                        type = match.arg(type), layout = layout))
+  if (layout == "array") return(A)
+  d <- dim(A)
+  matrix(aperm(A, c(2, 1, 3)), d[1] * d[2], d[3])
 }
 
 as_batch <- function(A) {

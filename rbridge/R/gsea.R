@@ -44,7 +44,8 @@ readGmt <- function(path) {
 #' @examples
 #' if (oclstat_available()) {
 #'   expr <- matrix(rnorm(3000), 300, dimnames = list(paste0("G", 1:300), NULL))
-#'   gsea(expr, rep(c("a", "b"), each = 5), list(s = paste0("G", 1:20)), nperm = 200, minSize = 10, seed = 1)
+#'   gsea(expr, rep(c("a", "b"), each = 5), list(s = paste0("G", 1:20)), nperm = 200,
+#'        minSize = 10, seed = 1)
 #' }
 #' @export
 gsea <- function(expr, labels, geneSets, nperm = 1000, metric = "signal_to_noise", weight = 1,

@@ -13,18 +13,21 @@ readRnk <- function(path, header = "auto") {
 
 #' Preranked GSEA on the device, as fgsea
 #'
-#' fgsea's preranked gene set enrichment analysis: the null of every set size from random gene sets drawn on the device (MRG31k3p streams: the same seed gives the same answer on every device), and, with \code{method = "multilevel"}, fgseaMultilevel's adaptive multilevel splitting for the p-values simple sampling cannot resolve, down to \code{eps}.
+#' fgsea's preranked gene set enrichment analysis, with fgsea's arguments and defaults: the null of every set size from random gene sets drawn on the device (MRG31k3p streams: the same seed gives the same answer on every device), and, with \code{method = "multilevel"}, fgseaMultilevel's adaptive multilevel splitting for the p-values simple sampling cannot resolve, down to \code{eps}.
 #' @param pathways named list of character vectors (gene sets).
 #' @param stats named numeric vector of gene-level statistics (names are genes).
+#' @param minSize smallest set size (genes in \code{stats}); fgsea's default 1.
+#' @param maxSize largest set size; fgsea's default \code{length(stats) - 1}.
+#' @param gseaParam ES weight (statistics are raised to this power).
+#' @param eps smallest p-value to estimate (0: no bound).
+#' @param scoreType fgsea's "std" (both tails); "pos" and "neg" (one-tailed) are not available yet and stop with an error.
+#' @param nproc accepted for fgsea's calls: the device does the work (ignored).
+#' @param BPPARAM accepted for fgsea's calls (ignored).
 #' @param nPermSimple random gene sets per set size.
 #' @param method "multilevel" (fgsea's default) or "simple".
-#' @param minSize smallest set size (genes in \code{stats}).
-#' @param maxSize largest set size.
-#' @param eps smallest p-value to estimate (0: no bound).
 #' @param sampleSize chains per set size in multilevel splitting.
-#' @param gseaParam ES weight (statistics are raised to this power).
 #' @param seed an integer or six integers.
-#' @return A data.frame like fgsea's: pathway, pval, padj, log2err, ES, NES, size, leadingEdge (a list), ordered by pval.
+#' @return fgsea's table: pathway, pval, padj, log2err, ES, NES, size, leadingEdge (a list), ordered by pval; a data.table when the data.table package is installed (fgsea's class), else a data.frame.
 #' @examples
 #' if (oclstat_available()) {
 #'   stats <- setNames(rnorm(2000), paste0("G", 1:2000))
@@ -32,20 +35,29 @@ readRnk <- function(path, header = "auto") {
 #'   fgseaGpu(list(up = paste0("G", 1:40), any = paste0("G", 500:560)), stats, seed = 1)
 #' }
 #' @export
-fgseaGpu <- function(pathways, stats, nPermSimple = 1000, method = c("multilevel", "simple"),
-                     minSize = 15, maxSize = 500, eps = 1e-50, sampleSize = 101,
-                     gseaParam = 1, seed = NULL) {
+fgseaGpu <- function(pathways, stats, minSize = 1, maxSize = length(stats) - 1, gseaParam = 1,
+                     eps = 1e-50, scoreType = c("std", "pos", "neg"), nproc = 0, BPPARAM = NULL,
+                     nPermSimple = 1000, method = c("multilevel", "simple"), sampleSize = 101,
+                     seed = NULL) {
   method <- match.arg(method)
+  scoreType <- match.arg(scoreType)
+  if (scoreType != "std")
+    stop("scoreType = \"", scoreType, "\" (one-tailed scores) is not available yet; ",
+         "use scoreType = \"std\"", call. = FALSE)
   if (!is.list(pathways) || is.null(names(pathways)) || any(names(pathways) == ""))
     stop("pathways must be a named list of character vectors", call. = FALSE)
   if (!is.numeric(stats) || is.null(names(stats)))
     stop("stats must be a named numeric vector (names are genes)", call. = FALSE)
   sets <- lapply(pathways, function(g) as.list(as.character(g)))
-  call_adapter("fgseaGpu", list(pathways = reticulate::dict(sets),
-                                stats = to_py_array(stats, "stats"),
-                                nPermSimple = py_int(nPermSimple, "nPermSimple"),
-                                method = method, minSize = py_int(minSize, "minSize"),
-                                maxSize = py_int(maxSize, "maxSize"), eps = as.double(eps),
-                                sampleSize = py_int(sampleSize, "sampleSize"),
-                                gseaParam = as.double(gseaParam), seed = py_seed(seed)))
+  res <- call_adapter("fgseaGpu", list(pathways = reticulate::dict(sets),
+                                       stats = to_py_array(stats, "stats"),
+                                       minSize = py_int(minSize, "minSize"),
+                                       maxSize = py_int(maxSize, "maxSize"),
+                                       gseaParam = as.double(gseaParam), eps = as.double(eps),
+                                       nPermSimple = py_int(nPermSimple, "nPermSimple"),
+                                       method = method,
+                                       sampleSize = py_int(sampleSize, "sampleSize"),
+                                       seed = py_seed(seed)))
+  if (requireNamespace("data.table", quietly = TRUE)) res <- data.table::as.data.table(res)
+  res
 }

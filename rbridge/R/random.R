@@ -25,63 +25,88 @@ createStreams <- function(n, seed = c(12345L, 12345L, 12345L, 12345L, 12345L, 12
 }
 
 check_streams <- function(streams) {
+  if (inherits(streams, "oclstatStreams")) streams <- streams$matrix
   if (!is.matrix(streams) || ncol(streams) != 12 || anyNA(streams))
     stop("streams must be an n x 12 integer matrix from createStreams()", call. = FALSE)
   streams
 }
 
-draw <- function(name, n, streams, seed, type, extra = list()) {
+check_type <- function(type) {
+  if (is.null(type)) stop("type is missing (getOption(\"clrng.type\") is unset)", call. = FALSE)
+  match.arg(type, c("double", "float"))
+}
+
+draw <- function(name, n, streams, Nglobal, type, verbose, seed, extra = list()) {
   if (!is.numeric(n) || !(length(n) %in% c(1, 2)) || anyNA(n) || any(n < 0))
     stop("n must be a count or c(nrow, ncol)", call. = FALSE)
   size <- if (length(n) == 1) py_int(n, "n") else list(py_int(n[1], "n[1]"), py_int(n[2], "n[2]"))
-  st <- if (is.null(streams)) NULL else
-    to_py_array(check_streams(streams), "streams", integer = TRUE)
-  call_adapter(name, c(list(n = size, streams = st, type = match.arg(type, c("double", "float")),
-                            seed = py_seed(seed)), extra))
+  Nglobal <- check_nglobal(Nglobal)
+  input <- stream_input(streams, Nglobal)
+  report_sizes(verbose, Nglobal, input)
+  st <- if (is.null(input)) NULL else to_py_array(input$matrix, "streams", integer = TRUE)
+  x <- call_adapter(name, c(list(n = size, streams = st, type = check_type(type),
+                                 seed = py_seed(seed)), extra))     # st: the used rows already
+  if (!is.null(input)) {
+    full <- stream_output(input, attr(x, "streams"))
+    attr(x, "streams") <- if (is.null(input$ref)) full else NULL
+  }
+  if (!is.null(Nglobal)) attr(x, "Nglobal") <- Nglobal
+  x
 }
 
 #' Uniform random numbers from MRG31k3p streams
 #'
-#' Values equal Python's \code{oclstat.random.uniform} at the same indices; the advanced streams come back as \code{attr(x, "streams")}.
+#' clrng's \code{runifGpu}: values equal Python's \code{oclstat.random.uniform} at the same indices. Streams from \code{createStreamsGpu} advance in place (as clrng's); from a plain matrix, the advanced streams come back as \code{attr(x, "streams")}.
 #' @param n a count, or c(nrow, ncol) for a matrix.
-#' @param streams a stream matrix from \code{createStreams} (or NULL with \code{seed}).
-#' @param type "double" or "float".
-#' @param seed used when \code{streams} is NULL.
+#' @param streams streams from \code{createStreamsGpu} or \code{createStreamsCpu} (or NULL with \code{seed}).
+#' @param Nglobal work items (clrng's): the draw uses the first \code{prod(Nglobal)} streams (at least that many needed); NULL uses every stream given. Recorded as \code{attr(x, "Nglobal")}.
+#' @param type "double" or "float" (default \code{getOption("clrng.type")}, "double").
+#' @param verbose TRUE or 1 prints the work sizes and the streams, 2 also the device.
+#' @param seed used when \code{streams} is NULL: fresh streams from this seed.
 #' @return A numeric vector or matrix.
 #' @examples
 #' if (oclstat_available()) {
-#'   u <- runifGpu(c(3, 4), createStreams(8))
-#'   attr(u, "streams")[1, ]
+#'   s <- createStreamsGpu(8)
+#'   u <- runifGpu(c(3, 4), s, verbose = TRUE)
+#'   runifGpu(5, seed = 1)
 #' }
 #' @export
-runifGpu <- function(n, streams = NULL, type = c("double", "float"), seed = NULL) {
-  draw("runifGpu", n, streams, seed, type)
+runifGpu <- function(n, streams = NULL, Nglobal = NULL, type = getOption("clrng.type", "double"),
+                     verbose = FALSE, seed = NULL) {
+  draw("runifGpu", n, streams, Nglobal, type, verbose, seed)
 }
 
 #' Standard normal random numbers from MRG31k3p streams
 #'
-#' Box-Muller on pairs of the streams' uniforms; see \code{runifGpu}.
+#' clrng's \code{rnormGpu}: Box-Muller on pairs of the streams' uniforms; see \code{runifGpu}.
 #' @param n a count, or c(nrow, ncol).
-#' @param streams a stream matrix (or NULL with \code{seed}).
+#' @param streams streams from \code{createStreamsGpu} or \code{createStreamsCpu} (or NULL with \code{seed}).
+#' @param Nglobal work items: the first \code{prod(Nglobal)} streams are used.
 #' @param type "double" or "float".
+#' @param verbose TRUE, 1 or 2: print the work sizes (2: also the device).
 #' @param seed used when \code{streams} is NULL.
 #' @return A numeric vector or matrix.
 #' @examples
 #' if (oclstat_available()) {
 #'   rnormGpu(5, seed = 1)
+#'   s <- createStreamsGpu(n = 512 * 128)
+#'   a <- rnormGpu(c(1024, 512), streams = s, Nglobal = c(512, 128))
 #' }
 #' @export
-rnormGpu <- function(n, streams = NULL, type = c("double", "float"), seed = NULL) {
-  draw("rnormGpu", n, streams, seed, type)
+rnormGpu <- function(n, streams = NULL, Nglobal = NULL, type = getOption("clrng.type", "double"),
+                     verbose = FALSE, seed = NULL) {
+  draw("rnormGpu", n, streams, Nglobal, type, verbose, seed)
 }
 
 #' Exponential random numbers from MRG31k3p streams
 #'
-#' -log(U) / rate; see \code{runifGpu}.
+#' clrng's \code{rexpGpu}: -log(U) / rate; see \code{runifGpu}.
 #' @param n a count, or c(nrow, ncol).
 #' @param rate the rate.
-#' @param streams a stream matrix (or NULL with \code{seed}).
+#' @param streams streams from \code{createStreamsGpu} or \code{createStreamsCpu} (or NULL with \code{seed}).
+#' @param Nglobal work items: the first \code{prod(Nglobal)} streams are used.
 #' @param type "double" or "float".
+#' @param verbose TRUE, 1 or 2: print the work sizes (2: also the device).
 #' @param seed used when \code{streams} is NULL.
 #' @return A numeric vector or matrix.
 #' @examples
@@ -89,6 +114,7 @@ rnormGpu <- function(n, streams = NULL, type = c("double", "float"), seed = NULL
 #'   rexpGpu(5, rate = 2, seed = 1)
 #' }
 #' @export
-rexpGpu <- function(n, rate = 1, streams = NULL, type = c("double", "float"), seed = NULL) {
-  draw("rexpGpu", n, streams, seed, type, list(rate = as.double(rate)))
+rexpGpu <- function(n, rate = 1, streams = NULL, Nglobal = NULL,
+                    type = getOption("clrng.type", "double"), verbose = FALSE, seed = NULL) {
+  draw("rexpGpu", n, streams, Nglobal, type, verbose, seed, list(rate = as.double(rate)))
 }

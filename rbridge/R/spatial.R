@@ -142,19 +142,50 @@ likfitLgmGpu <- function(coords, y, X = NULL, param = NULL,
   out
 }
 
-#' Normal Q-Q plot coordinates, quantiles on the device
+#' Normal Q-Q plot with the quantiles computed on the device, as clrng's qqnormGpu
 #'
-#' As R's qqnorm (plot.it = FALSE): x = qnorm(ppoints(n)) in the ranks of y, qnorm by Wichura's AS 241 on the device (clrng's qqnorm for millions of draws).
+#' As R's \code{qqnorm} and clrng's \code{qqnormGpu}: x = qnorm(ppoints(n), mu, sigma) in the ranks of y (NA kept in place), qnorm by Wichura's AS 241 on the device; the plot is drawn with R's \code{plot} unless \code{plot.it = FALSE}.
 #' @param y the sample.
-#' @return list(x = theoretical quantiles, y = the sample).
+#' @param ylim the plot's y limits (default: the range of y).
+#' @param mu mean of the normal distribution.
+#' @param sigma its standard deviation (0: every quantile is mu).
+#' @param lower.tail quantiles of the lower tail (TRUE) or the upper (FALSE), as \code{qnorm}.
+#' @param main the plot's title.
+#' @param xlab the x axis label.
+#' @param ylab the y axis label.
+#' @param plot.it draw the plot (as \code{qqnorm}).
+#' @param Nglobal accepted for clrng's calls (the device chooses its work sizes) and ignored.
+#' @param Nlocal accepted for clrng's calls and ignored.
+#' @param verbose TRUE prints the sample size and the device.
+#' @param ... further graphical parameters for \code{plot}.
+#' @return list(x = theoretical quantiles, y = the sample), invisibly when plotted.
 #' @examples
 #' if (oclstat_available()) {
-#'   q <- qqnormGpu(rnorm(1000))
-#'   plot(q$x, q$y)
+#'   y <- stats::rt(256, df = 5)
+#'   qqnormGpu(y, ylim = c(-2, 5), mu = 0, sigma = 1, Nglobal = c(16, 4))
+#'   q <- qqnormGpu(rnorm(1000), plot.it = FALSE)
 #' }
 #' @export
-qqnormGpu <- function(y) {
-  call_adapter("qqnormGpu", list(y = to_py_array(y, "y")))
+qqnormGpu <- function(y, ylim, mu = 0, sigma = 1, lower.tail = TRUE, main = "Normal Q-Q Plot",
+                      xlab = "Theoretical Quantiles", ylab = "Sample Quantiles", plot.it = TRUE,
+                      Nglobal = NULL, Nlocal = NULL, verbose = FALSE, ...) {
+  if (!is.numeric(y)) stop("y must be numeric", call. = FALSE)
+  if (!is.numeric(sigma) || length(sigma) != 1 || is.na(sigma) || sigma < 0)
+    stop("sigma must be one number >= 0", call. = FALSE)
+  ok <- !is.na(y)
+  if (!any(ok)) stop("y is empty or has only NAs", call. = FALSE)
+  if (isTRUE(verbose >= 1))
+    cat("n ", sum(ok), "\ndevice ", bridge()$device_summary(device_arg()), "\n", sep = "")
+  q <- call_adapter("qqnormGpu", list(y = to_py_array(as.vector(y[ok]), "y")))
+  z <- if (isTRUE(as.logical(lower.tail))) q$x else -q$x
+  x <- rep(NA_real_, length(y))
+  x[ok] <- mu + sigma * z
+  if (!is.null(names(y))) names(x) <- names(y)
+  out <- list(x = x, y = y)
+  if (!isTRUE(plot.it)) return(out)
+  if (missing(ylim)) ylim <- range(y, na.rm = TRUE)
+  graphics::plot(x, y, main = main, xlab = xlab, ylab = ylab, ylim = ylim, ...)
+  invisible(out)
 }
 
 #' Sum of log-factorials on the device

@@ -4,8 +4,11 @@ test_that("maternBatch, cholBatch and simulateFields equal Python's", {
   skip_without_python()
   set.seed(4)
   xy <- cbind(runif(40), runif(40))
-  C <- maternBatch(xy, params)
+  C <- maternBatch(xy, params, layout = "array")
   expect_equal(dim(C), c(3L, 40L, 40L))
+  V <- maternBatch(xy, params)                       # gpuRandom's stacked layout
+  expect_equal(dim(V), c(120L, 40L))
+  for (k in 1:3) expect_identical(V[(k - 1) * 40 + 1:40, ], C[k, , ])
   ref <- py_array(py()$matern_cov(oclstat:::to_py_array(xy), oclstat:::to_py_array(params)))
   expect_identical(C, ref)
   expect_equal(C[2, 5, 5], 2.1)

@@ -21,3 +21,35 @@ test_that("fisher.sim on the month and weekday tables is close to R's own simula
     expect_lt(abs(r$p.value - base), 6 * sqrt(max(base, 1e-4) / 1e5) + 2e-5)
   }
 })
+
+test_that("fisherTest is fisher.test: exact r x c, 2 x 2 estimates, hybrid, simulation", {
+  skip_without_python()
+  Job <- matrix(c(1, 2, 1, 0, 3, 3, 6, 1, 10, 10, 14, 9, 6, 7, 12, 11), 4, 4,
+                dimnames = list(income = c("< 15k", "15-25k", "25-40k", "> 40k"),
+                                satisfaction = c("VeryD", "LittleD", "ModerateS", "VeryS")))
+  r <- fisherTest(Job)
+  expect_s3_class(r, "htest")
+  expect_equal(r$p.value, fisher.test(Job)$p.value, tolerance = 1e-9)
+  expect_identical(r$method, fisher.test(Job)$method)
+  expect_identical(r$data.name, "Job")
+  h <- fisherTest(Job, hybrid = TRUE)
+  expect_match(h$method, "hybrid using asym.chisq. iff", fixed = TRUE)
+  TeaTasting <- matrix(c(3, 1, 1, 3), nrow = 2)
+  for (alt in c("two.sided", "less", "greater")) {
+    a <- fisherTest(TeaTasting, alternative = alt)
+    b <- fisher.test(TeaTasting, alternative = alt)
+    expect_equal(a$p.value, b$p.value, tolerance = 1e-12)
+    expect_equal(unname(a$estimate), unname(b$estimate), tolerance = 1e-4)  # R's uniroot
+    expect_equal(as.vector(a$conf.int), as.vector(b$conf.int), tolerance = 1e-2)
+    expect_identical(names(a$estimate), "odds ratio")
+  }
+  expect_null(fisherTest(TeaTasting, conf.int = FALSE)$conf.int)
+  x <- factor(c("a", "b", "a", "b", "a", "a")); y <- factor(c("u", "u", "v", "v", "u", "v"))
+  expect_equal(fisherTest(x, y)$p.value, fisher.test(x, y)$p.value, tolerance = 1e-12)
+  s <- fisherTest(Job, simulate.p.value = TRUE, B = 5000, seed = 3)
+  expect_identical(s$seed, 3L)
+  expect_match(s$method, "simulated p-value")
+  expect_equal(fisherTest(Job, simulate.p.value = TRUE, B = 5000, seed = 3)$p.value, s$p.value)
+  expect_identical(fisherTest(matrix(c(0, 0, 3, 4), 2))$p.value, 1)
+  expect_error(fisherTest(Job, conf.level = 2), "conf.level")
+})
