@@ -491,10 +491,12 @@ def likfit_lgm_gpu(coords, y, X=None, param=None, paramToEstimate=("range", "nug
 def qqnorm_gpu(y, ylim=None, mu=0.0, sigma=1.0, lower_tail=True, main=None, xlab=None,
                ylab=None, plot_it=True, Nglobal=None, Nlocal=None, verbose=False, *,  # noqa: N803
                device=None):
-    """The coordinates (R draws the plot and applies mu, sigma and lower.tail)."""
+    """The coordinates qnorm(ppoints(n), mu, sigma, lower.tail) in the ranks of y (R draws
+    the plot; the graphical arguments are R's alone)."""
     from ._special import qqnorm
 
     x, yy = qqnorm(y, device=device)
+    x = float(mu) + float(sigma) * (x if bool(lower_tail) else -x)
     return RValue({"x": x, "y": yy})
 
 

@@ -176,10 +176,11 @@ qqnormGpu <- function(y, ylim, mu = 0, sigma = 1, lower.tail = TRUE, main = "Nor
   if (!any(ok)) stop("y is empty or has only NAs", call. = FALSE)
   if (isTRUE(verbose >= 1))
     cat("n ", sum(ok), "\ndevice ", bridge()$device_summary(device_arg()), "\n", sep = "")
-  q <- call_adapter("qqnormGpu", list(y = to_py_array(as.vector(y[ok]), "y")))
-  z <- if (isTRUE(as.logical(lower.tail))) q$x else -q$x
+  q <- call_adapter("qqnormGpu", list(y = to_py_array(as.vector(y[ok]), "y"),
+                                      mu = as.double(mu), sigma = as.double(sigma),
+                                      lower.tail = isTRUE(as.logical(lower.tail))))
   x <- rep(NA_real_, length(y))
-  x[ok] <- mu + sigma * z
+  x[ok] <- q$x
   if (!is.null(names(y))) names(x) <- names(y)
   out <- list(x = x, y = y)
   if (!isTRUE(plot.it)) return(out)
