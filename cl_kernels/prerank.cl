@@ -8,6 +8,10 @@
  * replacement by rejection (a draw already in the set is drawn again), so every prefix of a
  * draw sequence is a uniform random set of its size: one sequence serves every set size.
  *
+ * Scores (argument score): 0 fgsea's "std" (the larger deviation, gsea_pick), 1 "pos" (the
+ * running sum's maximum), 2 "neg" (its minimum); the multilevel chains always climb the
+ * positive ES of their direction, which is "pos" for direction 0 and minus "neg" for 1.
+ *
  *   prerank_null        work-item p draws, from MRG31k3p stream first + p, one sequence of
  *                       sizes[n_sizes - 1] distinct positions, keeps its prefix sorted (insertion)
  *                       with its total weight, and writes the ES of the prefix of each needed
@@ -62,9 +66,11 @@ inline int prerank_insert(__global uint *pos, const uint k, const uint v)
     return 1;
 }
 
-/* ES of the set pos[0 .. k) (total weight nr); *top_max gets the positive ES. */
+/* The score (0 std, 1 pos, 2 neg) of the set pos[0 .. k) (total weight nr); *top_max gets
+ * the positive ES. */
 inline REAL prerank_es(__global const uint *pos, const uint k, const long nr,
-                       __global const long *w, const uint n, const uint dir, REAL *top_max)
+                       __global const long *w, const uint n, const uint dir, const uint score,
+                       REAL *top_max)
 {
     REAL mx = -INFINITY, mn = INFINITY;
     long c = 0;
@@ -78,7 +84,7 @@ inline REAL prerank_es(__global const uint *pos, const uint k, const long nr,
         c += wr;
     }
     *top_max = mx;
-    return gsea_pick(mx, mn);
+    return score == 1u ? mx : score == 2u ? mn : gsea_pick(mx, mn);
 }
 
 /* Whether the running sum of pos[0 .. k) rises above bound (fgsea's acceptance rule). The
@@ -114,7 +120,8 @@ inline int prerank_exceeds(__global const uint *pos, const uint k, const long nr
 
 __kernel void prerank_null(__global const uint *states, const ulong first, const uint n_perm,
                            __global const long *w, const uint n, __global const uint *sizes,
-                           const uint n_sizes, __global uint *members, __global REAL *es)
+                           const uint n_sizes, const uint score, __global uint *members,
+                           __global REAL *es)
 {
     const uint p = get_global_id(0);
     if (p >= n_perm) return;
@@ -132,7 +139,7 @@ __kernel void prerank_null(__global const uint *states, const ulong first, const
         nr += w[r];
         if (sizes[next] == k + 1u) {
             REAL top;
-            es[(ulong)p * n_sizes + next] = prerank_es(pos, k + 1u, nr, w, n, 0u, &top);
+            es[(ulong)p * n_sizes + next] = prerank_es(pos, k + 1u, nr, w, n, 0u, score, &top);
             next++;
         }
     }
@@ -145,7 +152,7 @@ inline void prerank_ml_report(__global const uint *pos, const uint k, const long
                               const uint c, __global REAL *es_pos, __global uint *is_pos)
 {
     REAL top;
-    const REAL es = prerank_es(pos, k, nr, w, n, dir, &top);
+    const REAL es = prerank_es(pos, k, nr, w, n, dir, 0u, &top);
     es_pos[c] = top;
     is_pos[c] = es > (REAL)0;
 }
@@ -281,15 +288,15 @@ __kernel void prerank_ml_copy(__global const uint *src, __global uint *dst, cons
 
 /* ------------------------------------------------------------------ observed sets */
 
-/* es[s]: the ES of set s, members[ptr[s] .. ptr[s + 1]) (ascending positions). */
+/* es[s]: the score of set s, members[ptr[s] .. ptr[s + 1]) (ascending positions). */
 __kernel void prerank_es_sets(__global const long *w, const uint n, __global const uint *ptr,
                               __global const uint *members, const uint n_sets,
-                              __global REAL *es)
+                              const uint score, __global REAL *es)
 {
     const uint s = get_global_id(0);
     if (s >= n_sets) return;
     __global const uint *pos = members + ptr[s];
     const uint k = ptr[s + 1u] - ptr[s];
     REAL top;
-    es[s] = prerank_es(pos, k, prerank_total(pos, k, w, n, 0u), w, n, 0u, &top);
+    es[s] = prerank_es(pos, k, prerank_total(pos, k, w, n, 0u), w, n, 0u, score, &top);
 }

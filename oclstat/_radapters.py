@@ -286,8 +286,8 @@ def gsea(expr, labels, geneSets, nperm=1000, metric="signal_to_noise", weight=1.
 def fgsea_gpu(pathways, stats, minSize=1, maxSize=None, gseaParam=1.0, eps=1e-50,  # noqa: N803
               scoreType="std", nproc=0, BPPARAM=None, nPermSimple=1000,  # noqa: N803
               method="multilevel", sampleSize=101, seed=None, *, device=None):  # noqa: N803
-    """fgsea's arguments and defaults (sizes 1 to length(stats) - 1); nproc and BPPARAM are
-    accepted and ignored (the device does the work)."""
+    """fgsea's arguments, defaults (sizes 1 to length(stats) - 1) and row order (the
+    pathways'); nproc and BPPARAM are accepted and ignored (the device does the work)."""
     import pandas as pd
 
     from ._prerank import gsea_prerank
@@ -298,8 +298,6 @@ def fgsea_gpu(pathways, stats, minSize=1, maxSize=None, gseaParam=1.0, eps=1e-50
         stats = pd.Series(stats, dtype=float)
     if not isinstance(stats, pd.Series):
         raise ValueError("stats must be a named numeric vector (names are genes)")
-    if scoreType != "std":
-        raise ValueError(f"scoreType = {scoreType!r} (one-tailed scores) is not available yet")
     ranking = stats.astype(np.float64)
     if maxSize is None:
         maxSize = len(ranking) - 1  # noqa: N806
@@ -307,8 +305,8 @@ def fgsea_gpu(pathways, stats, minSize=1, maxSize=None, gseaParam=1.0, eps=1e-50
                                  for k, v in pathways.items()},
                        n_resamples=nPermSimple, method=method, min_size=minSize,
                        max_size=maxSize, eps=eps, sample_size=sampleSize, weight=gseaParam,
-                       seed=seed, device=device)
-    t = res.table
+                       score_type=scoreType, seed=seed, device=device)
+    t = res.table.loc[sorted(res.table.index)]   # fgsea: setorder(result, pathway)
     return RValue({"pathway": Characters(str(s) for s in t.index),
                    "pval": t["pval"].to_numpy(dtype=float),
                    "padj": t["padj"].to_numpy(dtype=float),
@@ -316,6 +314,30 @@ def fgsea_gpu(pathways, stats, minSize=1, maxSize=None, gseaParam=1.0, eps=1e-50
                    "ES": t["ES"].to_numpy(dtype=float), "NES": t["NES"].to_numpy(dtype=float),
                    "size": t["size"].to_numpy(dtype=np.int32),
                    "leadingEdge": [Characters(g) for g in t["leadingEdge"]]}, "data.frame")
+
+
+@_r_function("collapsePathways", "collapse_pathways",
+             renamed={"pval.threshold": "pval_threshold"})
+def collapse_pathways_r(fgseaRes, pathways, stats, pval_threshold=0.05, nperm=None,  # noqa: N803
+                        gseaParam=1.0, seed=None, *, device=None):  # noqa: N803
+    """fgsea's collapsePathways on the rows of ``fgseaRes`` ({"pathway": names, "ES":
+    scores}), in their order: the main pathways, and every pathway's parent ("" for a main
+    one; R makes it NA)."""
+    import pandas as pd
+
+    from ._prerank import collapse_pathways
+
+    table = pd.DataFrame({"ES": np.atleast_1d(np.asarray(fgseaRes["ES"], dtype=np.float64))},
+                         index=[str(p) for p in np.atleast_1d(fgseaRes["pathway"])])
+    if isinstance(stats, dict):
+        stats = pd.Series(stats, dtype=float)
+    res = collapse_pathways(table, {k: [str(g) for g in np.atleast_1d(v)]
+                                    for k, v in pathways.items()}, stats,
+                            pval_threshold=pval_threshold, n_resamples=nperm,
+                            weight=gseaParam, seed=seed, device=device)
+    return RValue({"mainPathways": Characters(res.main),
+                   "pathway": Characters(res.parent.index),
+                   "parent": Characters("" if p is None else p for p in res.parent)})
 
 
 @_r_function("epistasis", "epistasis")
@@ -461,16 +483,24 @@ def get_prof_logl(coords, y, X=None, params=None, reml=False, boxcox=None, *,  #
     return _frame(res.to_frame())
 
 
-@_r_function("likfitLgmGpu", "fit_matern")
-def likfit_lgm_gpu(coords, y, X=None, param=None, paramToEstimate=("range", "nugget"),  # noqa: N803
-                   reml=False, profiles=True, profile2d=True, level=0.95, tol=1e-4, *,
-                   device=None):
+@_r_function("likfitLgmGpu", "fit_matern", renamed={"data": "coords", "formula": "y"})
+def likfit_lgm_gpu(coords, y, coordinates=None, params=None, boxcox=1.0,  # noqa: N803
+                   paramToEstimate=("range", "nugget"), cilevel=0.95, type="double",  # noqa: A002, N803
+                   reml=False, NparamPerIter=None, df=1, minustwotimes=False,  # noqa: N803
+                   Nglobal=None, Nlocal=None, NlocalCache=None, verbose=False, X=None,  # noqa: N803
+                   param=None, profiles=True, profile2d=True, tol=1e-4, *, device=None):
+    """gpuRandom's likfitLgmGpu, fitted by Newton steps: ``data`` and ``formula`` arrive as
+    the coordinates and the response (the R side evaluates a formula into y and X, and
+    computes gpuRandom's grid form itself from getProfLogL); gpuRandom's work sizes are
+    accepted and ignored."""
     from ._spatial import fit_matern
 
+    if params is not None and param is None:
+        param = params
     estimate = [paramToEstimate] if isinstance(paramToEstimate, str) else list(paramToEstimate)
     fit = fit_matern(coords, y, X, params=dict(param or {}), estimate=tuple(estimate),
                      method="REML" if reml else "ML", profiles=bool(profiles),
-                     profile2d=bool(profile2d), level=float(level), tol=float(tol),
+                     profile2d=bool(profile2d), level=float(cilevel), tol=float(tol),
                      device=device)
     table = fit.to_frame()
     values = {k: float(v) for k, v in fit.params.items()}

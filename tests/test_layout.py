@@ -26,7 +26,8 @@ RUNTIME = {"oclstat._constants", "oclstat._runtime", "oclstat._validation", "ocl
 #: devices' code paths), tasks (the scale-out protocol), the public functions, the face.
 LAYERS = [{"validate", "plan", "exact", "broad", "scores", "core", "stats", "tails", "result",
            "streams", "mrg31k3p", "special", "multilevel", "search"},
-          {"opencl", "draws", "tiles", "cuda", "network"}, {"tasks"}, {"api"}, {"__init__"}]
+          {"opencl", "draws", "tiles", "cuda", "network"}, {"tasks"}, {"api"},
+          {"collapse"}, {"__init__"}]  # collapse: conditional tests built on api
 
 
 def _module_name(path: Path) -> str:

@@ -9,6 +9,8 @@ import io
 import math
 import shutil
 import subprocess
+import sys
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -18,6 +20,8 @@ from scipy import stats as sps
 import oclstat
 from oclstat._prerank.multilevel import Ruler, multilevel_error, simple_error
 from oclstat._prerank.result import FGSEA_COLUMNS
+
+sys.path.insert(0, str(Path(__file__).resolve().parent / "data"))
 
 
 def textbook_es(stats: pd.Series, genes, p: float) -> float:
@@ -158,13 +162,14 @@ def test_multilevel_reaches_tiny_pvalues_and_floors_them_at_eps(rt):
     assert floored.loc["up", "pval"] == 1e-6 and np.isnan(floored.loc["up", "log2err"])
 
 
-def test_simple_pvalues_are_calibrated_under_a_random_ranking(rt):
+@pytest.mark.parametrize("score_type", ["std", "pos", "neg"])
+def test_simple_pvalues_are_calibrated_under_a_random_ranking(rt, score_type):
     stat = random_ranking(3000, seed=11)
     rng = np.random.default_rng(12)
     sets = {f"s{i}": list(rng.choice(stat.index, size=int(rng.integers(15, 80)), replace=False))
             for i in range(300)}
     res = oclstat.gsea_prerank(stat, sets, n_resamples=2000, method="simple", seed=13,
-                               device=rt).table
+                               score_type=score_type, device=rt).table
     p = res["pval"].to_numpy()
     assert sps.kstest(p, "uniform").pvalue > 0.01
     assert 0.02 < np.mean(p < 0.05) < 0.09
@@ -326,6 +331,106 @@ def test_multilevel_pvalues_agree_with_fgsea(rt, tmp_path):
                          np.nan_to_num(fg.loc[name, "log2err"], nan=1.0))
         assert abs(math.log2(ours.loc[name, "pval"]) - math.log2(fg.loc[name, "pval"])) \
             < 3 * err + 0.5, name
+
+
+@pytest.mark.parametrize("score_type", ["std", "pos", "neg"])
+def test_score_types_equal_fgseas_frozen_results(rt, score_type):
+    """fgsea 1.31's ES, NES and (multilevel) p-values for scoreType std, pos and neg, frozen by
+    tests/data/make_fgsea_score_types.py: ES to 1e-12, NES within 3% (two Monte Carlo means),
+    log2 p within 3 combined log2err + 0.5 (fgsea's own error estimates), p-values down to
+    1e-57."""
+    from fgsea_score_types import CASES
+    from make_fgsea_score_types import dataset
+
+    stats, sets = dataset()
+    ours = oclstat.gsea_prerank(stats, sets, n_resamples=10000, eps=0, min_size=1,
+                                max_size=len(stats) - 1, score_type=score_type, seed=1,
+                                device=rt).table
+    cases = [c for c in CASES if c[0] == score_type]
+    assert len(cases) == len(sets)
+    for _, name, es, nes, pval, err in cases:
+        row = ours.loc[name]
+        assert row["ES"] == pytest.approx(es, abs=1e-12), name
+        assert row["NES"] == pytest.approx(nes, rel=0.03, abs=1e-12), name
+        e = math.hypot(np.nan_to_num(row["log2err"], nan=1.0), 1.0 if err is None else err)
+        assert abs(math.log2(row["pval"]) - math.log2(pval)) < 3 * e + 0.5, name
+    if score_type != "std":     # one-sided: the sets at the other end are not significant
+        other = [c[1] for c in cases if c[1] in (("set06", "set07") if score_type == "pos"
+                                                  else ("set00", "set01"))]
+        assert all(ours.loc[c, "pval"] > 0.5 for c in other)
+
+
+def test_score_type_pos_and_neg_are_the_running_sums_extremes(rt):
+    """scoreType "pos" / "neg": the running sum's maximum / minimum, from the textbook walk."""
+    stat = random_ranking(600, seed=21)
+    rng = np.random.default_rng(22)
+    sets = {f"s{i}": list(rng.choice(stat.index, size=int(rng.integers(5, 60)), replace=False))
+            for i in range(25)}
+    ranked = stat.sort_values(ascending=False, kind="stable")
+    for score_type, pick in (("pos", np.max), ("neg", np.min)):
+        res = oclstat.gsea_prerank(stat, sets, n_resamples=20, method="simple", min_size=5,
+                                   score_type=score_type, seed=1, device=rt).table
+        for name, genes in sets.items():
+            hit = ranked.index.isin(genes)
+            w = np.abs(ranked.to_numpy())
+            step = np.where(hit, w / w[hit].sum(), -1.0 / (len(ranked) - hit.sum()))
+            walk = np.concatenate([[0.0], np.cumsum(step)])
+            assert res.loc[name, "ES"] == pytest.approx(pick(walk), abs=1e-12), name
+    with pytest.raises(ValueError, match="score_type must be one of"):
+        oclstat.gsea_prerank(stat, sets, score_type="both", device=rt)
+
+
+def _nested_sets():
+    """3,000 genes, three shifted blocks (A at the top, B in the middle, C at the bottom), sets
+    inside and around them, one set across A and B, and a random one."""
+    rng = np.random.default_rng(5)
+    n = 3000
+    genes = [f"G{i}" for i in range(n)]
+    stat = pd.Series(rng.normal(size=n), index=genes)
+    a, b, c = list(range(60)), list(range(1500, 1540)), list(range(2900, 2950))
+    stat.iloc[a] += 1.5
+    stat.iloc[b] += 1.5
+    stat.iloc[c] -= 1.5
+    sets = {"A": a, "A_sub1": a[:30], "A_sub2": a[30:50],
+            "A_plus": a + list(rng.choice(range(200, 1400), 20, replace=False)),
+            "B": b, "B_sub": b[::2], "C": c, "C_sub": c[10:40],
+            "D": list(rng.choice(n, 50, replace=False)), "AB": a[:20] + b[:20]}
+    return stat, {k: [genes[i] for i in v] for k, v in sets.items()}
+
+
+# fgsea 1.31.6: fgsea(p, stats, eps = 0), then collapsePathways(r[order(pval)][padj < 0.05], p,
+# stats) gives these parents with set.seed(1), (2) and (3) alike (None: a main pathway).
+FGSEA_PARENTS = {"C": None, "A": None, "A_plus": "A", "B": None, "AB": None, "C_sub": "C",
+                 "A_sub1": "A", "A_sub2": "A", "B_sub": "B"}
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_collapse_pathways_equals_fgsea(rt, seed):
+    stat, sets = _nested_sets()
+    res = oclstat.gsea_prerank(stat, sets, min_size=1, eps=0, seed=1, device=rt)
+    significant = res.table[res.table["padj"] < 0.05]
+    assert list(significant.index) == list(FGSEA_PARENTS)      # fgsea's order by p-value
+    collapsed = oclstat.collapse_pathways(significant, sets, stat, seed=seed, device=rt)
+    assert dict(collapsed.parent) == FGSEA_PARENTS
+    assert collapsed.main == ["C", "A", "B", "AB"]
+    frame = collapsed.to_frame()
+    assert list(frame.columns) == ["pathway", "parent", "main"]
+    assert frame["main"].sum() == 4
+    again = oclstat.collapse_pathways(significant, sets, stat, seed=seed, device=rt)
+    assert dict(again.parent) == dict(collapsed.parent) and again.main == collapsed.main
+
+
+def test_collapse_pathways_rejects_bad_input(rt):
+    stat, sets = _nested_sets()
+    res = oclstat.gsea_prerank(stat, sets, min_size=1, n_resamples=200, seed=1, device=rt)
+    with pytest.raises(ValueError, match="pval_threshold must be in"):
+        oclstat.collapse_pathways(res, sets, pval_threshold=1.5, device=rt)
+    with pytest.raises(ValueError, match="gene_sets lacks 1 pathways"):
+        oclstat.collapse_pathways(res, {k: v for k, v in sets.items() if k != "D"}, device=rt)
+    with pytest.raises(ValueError, match="ranking is needed"):
+        oclstat.collapse_pathways(res.table, sets, device=rt)
+    with pytest.raises(ValueError, match="ES column"):
+        oclstat.collapse_pathways(res.table.drop(columns="ES"), sets, stat, device=rt)
 
 
 # ------------------------------------------------------------------ command line, report

@@ -73,11 +73,13 @@ def fixed_weights(weights: np.ndarray, top: float, bits: int) -> np.ndarray:
     return np.rint(np.ldexp(w, bits - exponent)).astype(np.int64)
 
 
-def enrichment_score(sorted_metric: np.ndarray, positions: np.ndarray, weight: float = 1.0):
+def enrichment_score(sorted_metric: np.ndarray, positions: np.ndarray, weight: float = 1.0,
+                     score_type: str = "std"):
     """ES of a set whose members sit at ``positions`` (ascending) of a ranking whose metric,
     in ranking order, is ``sorted_metric``. Returns ``(es, peak)``: ``peak`` is the index into
     ``positions`` of the extreme (the leading edge is ``positions[:peak + 1]`` for ES >= 0,
-    ``positions[peak:]`` otherwise).
+    ``positions[peak:]`` otherwise). ``score_type`` is fgsea's: "std" the larger deviation,
+    "pos" the running sum's maximum, "neg" its minimum.
 
     The weights are summed as exact integers (:func:`fixed_weights`, scaled by the largest
     weight of the whole ranking, :func:`weight_bits` digits) and each point of the walk is one
@@ -100,7 +102,7 @@ def enrichment_score(sorted_metric: np.ndarray, positions: np.ndarray, weight: f
     miss = (positions - np.arange(k)).astype(np.float64) / np.float64(n - k)
     tops, bottoms = c - miss, cb - miss
     i_max, i_min = int(np.argmax(tops)), int(np.argmin(bottoms))
-    if tops[i_max] > -bottoms[i_min]:
+    if score_type == "pos" or (score_type == "std" and tops[i_max] > -bottoms[i_min]):
         return tops[i_max], i_max
     return bottoms[i_min], i_min
 

@@ -24,6 +24,7 @@ tasks.
 """
 
 from .api import gsea_prerank
+from .collapse import CollapsedPathways, collapse_pathways
 from .result import PrerankResult
 
-__all__ = ["gsea_prerank", "PrerankResult"]
+__all__ = ["gsea_prerank", "PrerankResult", "collapse_pathways", "CollapsedPathways"]

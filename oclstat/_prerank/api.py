@@ -20,7 +20,7 @@ from . import tasks
 from .core import Ranking, null_statistics
 from .multilevel import multilevel_error, simple_decision_error, simple_error
 from .result import PrerankResult
-from .validate import _eps, _method, _ranking
+from .validate import _eps, _method, _ranking, _score_type
 
 
 def gsea_prerank(
@@ -34,6 +34,7 @@ def gsea_prerank(
     max_size: int = 500,
     eps: float = 1e-50,
     sample_size: int = 101,
+    score_type: str = "std",
     case_sensitive: bool = True,
     seed=None,
     dtype=None,
@@ -67,6 +68,11 @@ def gsea_prerank(
         ``eps`` with log2err NaN, as fgsea does.
     sample_size : int, optional
         Chains per set size in multilevel splitting (fgsea's ``sampleSize``; made odd).
+    score_type : {"std", "pos", "neg"}, optional
+        fgsea's ``scoreType``: "std" the two-sided ES (the larger deviation of the running
+        sum); "pos" its maximum and "neg" its minimum, for one-tailed tests (sets expected
+        only at the top, or only at the bottom, of the ranking; fgsea's answer to "statistics
+        of one sign"). The null ES and p-values are then one-sided.
     case_sensitive : bool, optional
         Match gene names exactly (False: ignore case).
     seed : int or sequence of 6 ints, optional
@@ -131,6 +137,7 @@ def gsea_prerank(
     ('up', True)
     """
     method = _method(method)
+    score_type = _score_type(score_type)
     eps = _eps(eps)
     weight, n_resamples, min_size, max_size = _weight_and_sizes(weight, n_resamples, min_size,
                                                                 max_size)
@@ -155,17 +162,19 @@ def gsea_prerank(
                              "gsea")
         dtype = as_float_dtype(dtype) if dtype is not None else (
             rt.default_real() if rt is not None else np.dtype(np.float64))
-        es_obs = tasks.observed(runner, rt, rank.weights, sizes, positions, dtype=dtype)
+        es_obs = tasks.observed(runner, rt, rank.weights, sizes, positions, dtype=dtype,
+                                score_type=score_type)
         # fgsea's rule: equally high positive and negative extremes give ES = 0 (the null's
-        # ES keep fgsea's first-extreme rule)
-        balanced = np.array([balanced_extremes(rank.weights[p], p, len(rank.names))
+        # ES keep fgsea's first-extreme rule); one-sided scores have no such tie
+        balanced = np.array([score_type == "std"
+                             and balanced_extremes(rank.weights[p], p, len(rank.names))
                              for p in positions], dtype=bool)
         es_obs = np.where(balanced, 0.0, es_obs).astype(es_obs.dtype)
         counts = tasks.simple_null(runner, rt, rank.weights, sizes, positions, es_obs,
                                    words=words, n_resamples=n_resamples, dtype=dtype,
-                                   progress=progress)
+                                   score_type=score_type, progress=progress)
         label = rt.info.label if rt is not None else f"tasks on {type(runner).__name__}"
-        summary = null_statistics(counts, es_obs, size_index)
+        summary = null_statistics(counts, es_obs, size_index, score_type)
         pval, nes = summary.pval.copy(), summary.nes.copy()
         log2err = simple_error(summary.n_more, n_resamples)
         ml = np.zeros(len(set_names), dtype=bool)
@@ -177,7 +186,8 @@ def gsea_prerank(
                 pval, log2err = _multilevel(runner, rt, rank, positions, es_obs, summary, ml,
                                             pval, log2err, n_resamples=n_resamples,
                                             sample_size=sample_size, eps=eps, words=words,
-                                            dtype=dtype, progress=progress)
+                                            dtype=dtype, score_type=score_type,
+                                            progress=progress)
     finally:
         if owned:
             runner.close()
@@ -186,14 +196,15 @@ def gsea_prerank(
         warnings.warn(f"{int(unbalanced.sum())} gene sets have (almost) no null ES of their "
                       "sign (the statistics are nearly all of one sign): their p-values and NES "
                       "are NaN, as fgsea's; more resamples may help", UserWarning, stacklevel=2)
-    table = _table(rank, set_names, positions, es_obs, nes, pval, log2err, balanced)
+    table = _table(rank, set_names, positions, es_obs, nes, pval, log2err, balanced,
+                   score_type)
     return PrerankResult(
         table=table,
         ranking=pd.Series(rank.stats, index=pd.Index(rank.names, name="gene")),
         gene_sets={s: [rank.names[g] for g in sets[s]] for s in set_names},
         method=method, weight=weight, n_resamples=n_resamples, sample_size=sample_size,
         eps=eps, n_filtered=n_filtered, n_multilevel=int(ml.sum()), device=label,
-        input=input_of(ranking, gene_sets),
+        input=input_of(ranking, gene_sets), score_type=score_type,
     )
 
 
@@ -205,14 +216,15 @@ def _needs_multilevel(summary, n_resamples, sample_size) -> np.ndarray:
 
 
 def _multilevel(runner, rt, rank, positions, es_obs, summary, ml, pval, log2err, *,
-                n_resamples, sample_size, eps, words, dtype, progress):
+                n_resamples, sample_size, eps, words, dtype, score_type, progress):
     """Multilevel p-values of the sets in ``ml``: one group of chains per (size, sign). A
     chain estimate is divided by the probability of the ES's sign from the simple null
     (fgsea's denomProb); each size's eps is scaled by its smallest such probability."""
     idx = np.flatnonzero(ml)
     denom = (summary.mode + 1.0) / (n_resamples + 1.0)
     size_of = {int(i): int(positions[i].size) for i in idx}
-    key_of = {int(i): (size_of[int(i)], int(es_obs[i] < 0)) for i in idx}
+    lower = es_obs < 0 if score_type == "std" else np.full(es_obs.shape, score_type == "neg")
+    key_of = {int(i): (size_of[int(i)], int(lower[i])) for i in idx}
     target: dict = {}
     eps_of: dict = {}
     for i in idx:
@@ -222,7 +234,8 @@ def _multilevel(runner, rt, rank, positions, es_obs, summary, ml, pval, log2err,
     keys = sorted(target)
     groups = [(k, d, target[(k, d)], eps_of[k]) for k, d in keys]
     rulers = tasks.multilevel(runner, rt, rank.weights, groups, sample_size=sample_size,
-                              words=words, first=n_resamples, dtype=dtype, progress=progress)
+                              words=words, first=n_resamples, dtype=dtype,
+                              score_type=score_type, progress=progress)
     by_key = dict(zip(keys, rulers, strict=True))
     pval, log2err = pval.copy(), log2err.copy()
     for i in idx:
@@ -234,7 +247,8 @@ def _multilevel(runner, rt, rank, positions, es_obs, summary, ml, pval, log2err,
     return pval, log2err
 
 
-def _table(rank, set_names, positions, es_obs, nes, pval, log2err, balanced) -> pd.DataFrame:
+def _table(rank, set_names, positions, es_obs, nes, pval, log2err, balanced,
+           score_type) -> pd.DataFrame:
     n = len(rank.names)
     leading, edge = [], np.empty((len(set_names), 4))
     for i, pos in enumerate(positions):
@@ -242,8 +256,9 @@ def _table(rank, set_names, positions, es_obs, nes, pval, log2err, balanced) -> 
             leading.append([])
             edge[i] = (0, 0.0, 0.0, 0.0)
             continue
-        es, peak = rank.enrichment(pos.astype(np.int64))
-        cut = pos[: peak + 1] if es >= 0 else pos[peak:][::-1]
+        es, peak = rank.enrichment(pos.astype(np.int64), score_type)
+        top = score_type == "pos" or (score_type == "std" and es >= 0)
+        cut = pos[: peak + 1] if top else pos[peak:][::-1]
         leading.append([rank.names[q] for q in cut])
         edge[i] = leading_edge_stats(es, peak, pos.astype(np.int64), n)
     table = pd.DataFrame(

@@ -52,9 +52,10 @@ class Ranking:
         return cls([names[i] for i in order], ranked,
                    fixed_weights(w, top, weight_bits(ranked.size)), float(weight))
 
-    def enrichment(self, positions: np.ndarray):
-        """``(es, peak)`` of the set at ``positions`` (ascending), as the device computes it."""
-        return enrichment_score(self.stats, positions, self.weight)
+    def enrichment(self, positions: np.ndarray, score_type: str = "std"):
+        """``(es, peak)`` of the set at ``positions`` (ascending), as the device computes it
+        (``score_type``: fgsea's "std", "pos" or "neg")."""
+        return enrichment_score(self.stats, positions, self.weight, score_type)
 
 
 @dataclass
@@ -65,25 +66,35 @@ class NullSummary:
     mode: np.ndarray
 
 
-def null_statistics(counts, es_obs: np.ndarray, set_size_index: np.ndarray) -> NullSummary:
+def null_statistics(counts, es_obs: np.ndarray, set_size_index: np.ndarray,
+                    score_type: str = "std") -> NullSummary:
     """fgsea's NES and simple p-values from merged :class:`~.opencl.SimpleCounts`.
 
     NES divides ES by the mean null ES of its sign among sets of its size (null ES >= 0 for
     ES > 0, else <= 0; NaN when that mean is 0); p is the smaller of (1 + #null <= ES) /
     (1 + #null <= 0) and (1 + #null >= ES) / (1 + #null >= 0). ``n_more`` counts the null ES
     at least as extreme on the ES's side, ``mode`` the null ES of its sign (>= 0 for ES >= 0).
+    With ``score_type`` "pos" (every null ES >= 0) the side is the upper one whatever the ES,
+    with "neg" the lower one: the one-tailed tests fgsea gives for these score types.
     """
     j = set_size_index
     fixed = 2.0**32
     n_ge0, n_le0 = counts.n_ge0[j].astype(np.float64), counts.n_le0[j].astype(np.float64)
     n_ge, n_le = counts.n_more[:, 0], counts.n_more[:, 1]
+    if score_type == "std":
+        upper, mode_upper = es_obs > 0, es_obs >= 0
+    else:
+        upper = mode_upper = np.full(es_obs.shape, score_type == "pos")
     with np.errstate(divide="ignore", invalid="ignore"):
         ge_mean = (counts.sum_pos[j] / fixed) / n_ge0
         le_mean = (counts.sum_neg[j] / fixed) / n_le0
-        mean = np.where(es_obs > 0, ge_mean, np.abs(le_mean))
+        mean = np.where(upper, ge_mean, np.abs(le_mean))
         nes = np.where(mean > 0, es_obs / mean, np.nan)
-        pval = np.minimum((1.0 + n_le) / (1.0 + n_le0), (1.0 + n_ge) / (1.0 + n_ge0))
+        if score_type == "std":
+            pval = np.minimum((1.0 + n_le) / (1.0 + n_le0), (1.0 + n_ge) / (1.0 + n_ge0))
+        else:
+            pval = np.where(upper, (1.0 + n_ge) / (1.0 + n_ge0), (1.0 + n_le) / (1.0 + n_le0))
     pval = np.where(np.isnan(nes), np.nan, pval)
-    more = np.where(es_obs > 0, n_ge, n_le)
-    mode = np.where(es_obs >= 0, counts.n_ge0[j], counts.n_le0[j])
+    more = np.where(upper, n_ge, n_le)
+    mode = np.where(mode_upper, counts.n_ge0[j], counts.n_le0[j])
     return NullSummary(nes, pval, more, mode)

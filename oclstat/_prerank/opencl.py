@@ -36,6 +36,9 @@ MIN_TRIES, MAX_TRIES = 1, 100
 #: Scale of the fixed-point ES sums.
 FIXED = 2.0**32
 
+#: The kernels' codes of fgsea's score types.
+SCORE_TYPES = {"std": 0, "pos": 1, "neg": 2}
+
 
 @dataclass
 class SimpleCounts:
@@ -55,10 +58,14 @@ class SimpleCounts:
 
 
 class Plan:
-    """The ranking's fixed-point weights and the needed sizes on one device."""
+    """The ranking's fixed-point weights, the needed sizes and the score type (fgsea's
+    ``scoreType``: "std", "pos" or "neg") on one device."""
 
-    def __init__(self, rt, weights: np.ndarray, sizes: np.ndarray, dtype):
+    def __init__(self, rt, weights: np.ndarray, sizes: np.ndarray, dtype,
+                 score_type: str = "std"):
         self.rt = rt
+        self.score_type = score_type
+        self.score = _U32(SCORE_TYPES[score_type])
         self.real = np.dtype(dtype)
         self.n = int(weights.size)
         self.sizes = np.unique(np.asarray(sizes, dtype=np.int64)).astype(_U32)
@@ -85,7 +92,7 @@ def observed_es(plan: Plan, positions: list[np.ndarray]) -> np.ndarray:
     buf = rt.empty(out.nbytes)
     rt.launch(plan.kernel("es_sets"), len(positions), plan.w, _U32(plan.n),
               rt.to_device(ptr, writable=False), rt.to_device(members, writable=False),
-              _U32(len(positions)), buf)
+              _U32(len(positions)), plan.score, buf)
     rt.read(buf, out)
     return out.astype(np.float64)
 
@@ -113,7 +120,7 @@ def simple_counts(plan: Plan, positions: list[np.ndarray], es_obs: np.ndarray, *
         c = min(batch, first + count - f)
         states = rt.to_device(create_stream_states(words, c, first=f), writable=False)
         rt.launch(plan.kernel("null"), c, states, _U64(0), _U32(c), plan.w, _U32(plan.n),
-                  plan.sizes_buf, _U32(n_sizes), members, es_buf)
+                  plan.sizes_buf, _U32(n_sizes), plan.score, members, es_buf)
         part = table[:c]
         rt.read(es_buf, part)
         null = part.astype(np.float64)
@@ -165,6 +172,8 @@ class Chains:
         ok = np.empty(self.n_chains, dtype=_U32)
         self.rt.read(self.es, es)
         self.rt.read(self.pos, ok)
+        if self.plan.score_type != "std":
+            ok[:] = 1          # one-sided: every chain's positive ES is its score
         return es.astype(np.float64).reshape(self.n_groups, self.S), \
             ok.astype(bool).reshape(self.n_groups, self.S)
 

@@ -45,6 +45,8 @@ class PrerankResult:
     #: What was read, when the inputs came from files (:class:`oclstat.io.ReadInfo`: every
     #: decision a reader took, with the option that reverses it); None for arrays.
     input: object = field(default=None, compare=False, repr=False)
+    #: fgsea's scoreType: "std" (two-sided), "pos" or "neg" (one-tailed).
+    score_type: str = "std"
 
     #: Names the plots and the report use.
     metric = "statistic"

@@ -31,35 +31,37 @@ def pieces(total: int, per_task: int) -> list[tuple[int, int]]:
 
 
 def _simple(inputs, words, first, count):
-    weights, sizes, positions, es_obs, dtype = inputs
-    plan = Plan(task_runtime(), weights, sizes, dtype)
+    weights, sizes, positions, es_obs, dtype, score_type = inputs
+    plan = Plan(task_runtime(), weights, sizes, dtype, score_type)
     return simple_counts(plan, positions, es_obs, words=words, first=first, count=count)
 
 
 def _climb(inputs, groups, sample_size, words, first):
-    weights, dtype = inputs
-    plan = Plan(task_runtime(), weights, [g[0] for g in groups], dtype)
+    weights, dtype, score_type = inputs
+    plan = Plan(task_runtime(), weights, [g[0] for g in groups], dtype, score_type)
     return climb(plan, groups, sample_size, words=words, first=first)
 
 
-def _observed(weights, sizes, positions, dtype):
-    return observed_es(Plan(task_runtime(), weights, sizes, dtype), positions)
+def _observed(weights, sizes, positions, dtype, score_type):
+    return observed_es(Plan(task_runtime(), weights, sizes, dtype, score_type), positions)
 
 
-def observed(client, rt, weights, sizes, positions, *, dtype):
-    """The observed ES of every set, computed as the null's are (on ``rt``, else one task)."""
+def observed(client, rt, weights, sizes, positions, *, dtype, score_type="std"):
+    """The observed score of every set, computed as the null's are (on ``rt``, else one
+    task)."""
     if client is None:
-        return observed_es(Plan(rt, weights, sizes, dtype), positions)
-    return run(client, [Task(_observed, (weights, sizes, positions, np.dtype(dtype)))])[0]
+        return observed_es(Plan(rt, weights, sizes, dtype, score_type), positions)
+    return run(client, [Task(_observed, (weights, sizes, positions, np.dtype(dtype),
+                                         score_type))])[0]
 
 
 def simple_null(client, rt, weights, sizes, positions, es_obs, *, words, n_resamples, dtype,
-                progress=None):
+                score_type="std", progress=None):
     """The simple null's counts (on ``rt``, else merged over tasks on ``client``)."""
     if client is None:
-        return simple_counts(Plan(rt, weights, sizes, dtype), positions, es_obs, words=words,
-                             first=0, count=n_resamples)
-    inputs = client.scatter((weights, sizes, positions, es_obs, np.dtype(dtype)),
+        return simple_counts(Plan(rt, weights, sizes, dtype, score_type), positions, es_obs,
+                             words=words, first=0, count=n_resamples)
+    inputs = client.scatter((weights, sizes, positions, es_obs, np.dtype(dtype), score_type),
                             broadcast=True)
     parts = pieces(n_resamples, TASK_PERMUTATIONS)
     results = run(client, [Task(_simple, (inputs, words, f, c)) for f, c in parts],
@@ -71,12 +73,12 @@ def simple_null(client, rt, weights, sizes, positions, es_obs, *, words, n_resam
 
 
 def multilevel(client, rt, weights, groups, *, sample_size, words, first, dtype,
-               progress=None):
+               score_type="std", progress=None):
     """The rulers of every group, in group order (on ``rt``, else tasks on ``client``)."""
     if client is None:
-        plan = Plan(rt, weights, [g[0] for g in groups], dtype)
+        plan = Plan(rt, weights, [g[0] for g in groups], dtype, score_type)
         return climb(plan, groups, sample_size, words=words, first=first)
-    inputs = client.scatter((weights, np.dtype(dtype)), broadcast=True)
+    inputs = client.scatter((weights, np.dtype(dtype), score_type), broadcast=True)
     parts = pieces(len(groups), TASK_GROUPS)
     results = run(client, [Task(_climb, (inputs, groups[a:a + c], sample_size, words,
                                          first + a * sample_size)) for a, c in parts],

@@ -11,6 +11,7 @@ import pandas as pd
 from .. import io as _io
 
 METHODS = ("multilevel", "simple")
+SCORE_TYPES = ("std", "pos", "neg")
 
 
 def _ranking(ranking) -> tuple[np.ndarray, list]:
@@ -55,6 +56,12 @@ def _method(method: str) -> str:
     if method not in METHODS:
         raise ValueError(f"method must be one of {METHODS}, got {method!r}")
     return method
+
+
+def _score_type(score_type: str) -> str:
+    if score_type not in SCORE_TYPES:
+        raise ValueError(f"score_type must be one of {SCORE_TYPES}, got {score_type!r}")
+    return score_type
 
 
 def _eps(eps) -> float:

@@ -46,6 +46,9 @@ def add_arguments(p) -> None:
                    help="smallest p-value to estimate (0: no bound; default 1e-50)")
     p.add_argument("--sample-size", type=float_count, default=101,
                    help="chains per set size in multilevel splitting (fgsea's sampleSize)")
+    p.add_argument("--score-type", choices=["std", "pos", "neg"], default="std",
+                   help="std: two-sided ES; pos / neg: one-tailed tests on the running sum's "
+                        "maximum / minimum (fgsea's scoreType)")
     gene_set_flags(p, weight="ES weight p (fgsea's gseaParam)",
                    out="write fgsea's table (TSV) here",
                    report="write an HTML report into DIR: both directions' tables with "
@@ -66,7 +69,8 @@ def run(args) -> int:
     try:
         res = gsea_prerank(ranking, sets, n_resamples=args.resamples, method=args.method,
                            weight=args.weight, min_size=args.min_size, max_size=args.max_size,
-                           eps=args.eps, sample_size=args.sample_size, seed=args.seed,
+                           eps=args.eps, sample_size=args.sample_size,
+                           score_type=args.score_type, seed=args.seed,
                            case_sensitive=not args.case_insensitive, device=device,
                            client=client, progress=None)
     finally:

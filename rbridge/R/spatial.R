@@ -99,47 +99,203 @@ getProfLogL <- function(coords, y, X = NULL, params, reml = FALSE, boxcox = NULL
                                    boxcox = if (is.null(boxcox)) NULL else as.list(as.double(boxcox))))
 }
 
-#' Maximum-likelihood fit of a Matérn model on the device
+#' Maximum-likelihood fit of a Matérn model on the device, as gpuRandom's likfitLgmGpu
 #'
-#' As geostatsp's likfitLgm (and gpuRandom's likfitLgmGpu): a batched grid over the non-linear parameters, then batched Newton steps, with profile-likelihood intervals (prof1d) and the range x shape profile (prof2d). In fields' terms aRange = range / sqrt(8 shape) and lambda = nugget.
-#' @param coords n x 2 matrix of coordinates.
-#' @param y response vector.
-#' @param X n x p covariate matrix with the intercept column (default: intercept only).
-#' @param param named values of the parameters not estimated (default shape = 1, nugget = 0.1, anisoRatio = 1, anisoAngleRadians = 0).
-#' @param paramToEstimate parameters to estimate.
+#' gpuRandom's interface: \code{likfitLgmGpu(data, formula, coordinates, params, boxcox, paramToEstimate, cilevel, reml, ...)}. With \code{params} a matrix (or data.frame) of parameter sets (columns range, shape, nugget, anisoRatio, anisoAngleDegrees or anisoAngleRadians; variance is ignored, profiled out as in gpuRandom), the log-likelihood of every set and Box-Cox power is computed on the device (y = X beta + U + e, beta and sigma^2 profiled out) and each parameter in \code{paramToEstimate} is estimated, with a \code{cilevel} interval, from its profile over the grid (the largest log-likelihood at each of its values, interpolated linearly; the interval where it is above max - qchisq(cilevel, df) / 2), as gpuRandom does. Without \code{params} (or with a named vector of fixed values), the model is fitted by batched Newton steps instead (geostatsp's likfitLgm), with profile-likelihood intervals: this fit does not depend on a grid. The numeric form \code{likfitLgmGpu(coords, y, X, param = ...)} fits directly too. In fields' terms aRange = range / sqrt(8 shape) and lambda = nugget.
+#' @param data a data.frame holding the variables of \code{formula} (or an sp SpatialPointsDataFrame, whose coordinates are then the default); in the numeric form, the n x 2 coordinates.
+#' @param formula the model, e.g. \code{y ~ x1 + x2}; in the numeric form, the response vector.
+#' @param coordinates n x 2 matrix of coordinates (rows as \code{data}), or the names of two columns of \code{data}; in the numeric form, the covariate matrix X.
+#' @param params matrix or data.frame of parameter sets (one per row) for the grid of gpuRandom; or NULL (fit by Newton steps).
+#' @param boxcox Box-Cox powers of the response (positive responses only when other than 1); the grid's log-likelihood has one column per power, 1 first.
+#' @param paramToEstimate parameters to estimate (range, shape, nugget, anisoRatio, anisoAngleDegrees / anisoAngleRadians, boxcox).
+#' @param cilevel confidence level of the intervals.
+#' @param type "double" or "float" (accepted for gpuRandom's calls; the device's double precision is used where it has it).
 #' @param reml restricted maximum likelihood instead of ML.
-#' @param profiles profile likelihoods and intervals for each estimated parameter.
-#' @param profile2d the range x shape profile.
-#' @param level confidence level of the intervals.
-#' @param tol convergence tolerance (log scale of the parameters).
-#' @return A list: parameters (named vector incl. sigma2, tau2), beta, summary (data.frame with estimate, lower, upper), optimal (logL, method, aic), fields (aRange, smoothness, lambda, sigma2, tau), profiles (data.frames), profile2d, evaluations.
+#' @param NparamPerIter accepted for gpuRandom's calls (the device batches the sets itself).
+#' @param df degrees of freedom of the chi-squared cut of the profile intervals (gpuRandom's df; 1 for one parameter).
+#' @param minustwotimes accepted for gpuRandom's calls (both LogLik and minusTwoLogLik are returned).
+#' @param Nglobal accepted for gpuRandom's calls (the device chooses its work sizes).
+#' @param Nlocal accepted for gpuRandom's calls.
+#' @param NlocalCache accepted for gpuRandom's calls.
+#' @param verbose TRUE prints the sizes and the device.
+#' @param X n x p covariate matrix with the intercept column (numeric form; default: intercept only).
+#' @param param named values of the parameters not estimated in the Newton fit (default shape = 1, nugget = 0.1, anisoRatio = 1, anisoAngleRadians = 0).
+#' @param profiles Newton fit: profile likelihoods and intervals for each estimated parameter.
+#' @param profile2d Newton fit: the range x shape profile.
+#' @param tol Newton fit: convergence tolerance (log scale of the parameters).
+#' @return With a grid (gpuRandom's result): list(LogLik = Nparam x Ndata matrix, minusTwoLogLik, estimates = matrix with rows intercept, betahat1, ..., sdSpatial, the estimated parameters, boxcox and columns estimate, lower, upper (named as gpuRandom, e.g. lower95ci), Nobs, Ncov, Ndata, Nparam, breaks, params (the grid), boxcox). Without: list(parameters (named vector incl. sigma2, tau2), beta, summary (data.frame with estimate, lower, upper), optimal (logL, method, aic), fields (aRange, smoothness, lambda, sigma2, tau), profiles (data.frames), profile2d, evaluations).
 #' @examples
 #' if (oclstat_available()) {
-#'   xy <- cbind(runif(40), runif(40))
-#'   fit <- likfitLgmGpu(xy, rnorm(40), profiles = FALSE, profile2d = FALSE)
-#'   fit$parameters
+#'   d <- data.frame(x = runif(40), y = runif(40))
+#'   d$z <- 1 + d$x + rnorm(40)
+#'   grid <- expand.grid(range = c(0.05, 0.1, 0.2, 0.4, 0.8), nugget = c(0.1, 0.5, 1, 2),
+#'                       shape = 1)
+#'   fit <- likfitLgmGpu(d, z ~ x, coordinates = c("x", "y"), params = grid,
+#'                       paramToEstimate = c("range", "nugget"))
+#'   fit$estimates
+#'   newton <- likfitLgmGpu(d, z ~ x, coordinates = c("x", "y"), profiles = FALSE,
+#'                          profile2d = FALSE)
+#'   newton$parameters
 #' }
 #' @export
-likfitLgmGpu <- function(coords, y, X = NULL, param = NULL,
-                         paramToEstimate = c("range", "nugget"), reml = FALSE,
-                         profiles = TRUE, profile2d = TRUE, level = 0.95, tol = 1e-4) {
+likfitLgmGpu <- function(data, formula, coordinates = NULL, params = NULL, boxcox = 1,
+                         paramToEstimate = c("range", "nugget"), cilevel = 0.95,
+                         type = c("double", "float"), reml = FALSE, NparamPerIter = NULL,
+                         df = 1, minustwotimes = FALSE, Nglobal = NULL, Nlocal = NULL,
+                         NlocalCache = NULL, verbose = FALSE, X = NULL, param = NULL,
+                         profiles = TRUE, profile2d = TRUE, tol = 1e-4) {
+  type <- match.arg(type)
+  if (inherits(formula, "formula")) {
+    m <- model_from_formula(data, formula, coordinates)
+  } else {
+    if (is.null(X) && !is.null(coordinates)) X <- coordinates
+    m <- list(coords = coord_matrix(data), y = formula, X = X)
+  }
+  if (isTRUE(verbose >= 1))
+    cat("Nobs ", length(m$y), "\nNcov ", if (is.null(m$X)) 1 else ncol(m$X),
+        "\ndevice ", bridge()$device_summary(device_arg()), "\n", sep = "")
+  if (!is.null(params) && (is.matrix(params) || is.data.frame(params)))
+    return(likfit_grid(m, params, boxcox, paramToEstimate, cilevel, reml, df))
+  if (!is.null(params) && is.null(param)) param <- params
+  likfit_newton(m, param, paramToEstimate, reml, profiles, profile2d, cilevel, tol)
+}
+
+model_from_formula <- function(data, formula, coordinates) {
+  if (methods::is(data, "SpatialPointsDataFrame")) {
+    if (is.null(coordinates)) coordinates <- methods::slot(data, "coords")
+    data <- methods::slot(data, "data")
+  }
+  if (!is.data.frame(data)) data <- as.data.frame(data)
+  vars <- all.vars(formula)
+  missing_vars <- setdiff(vars, names(data))
+  if (length(missing_vars))
+    stop("formula: data has no column ", paste(missing_vars, collapse = ", "), call. = FALSE)
+  if (is.null(coordinates))
+    stop("coordinates: give an n x 2 matrix or the names of two columns of data",
+         call. = FALSE)
+  if (is.character(coordinates)) {
+    if (length(coordinates) != 2 || !all(coordinates %in% names(data)))
+      stop("coordinates: name two columns of data, got ", paste(coordinates, collapse = ", "),
+           call. = FALSE)
+    coordinates <- as.matrix(data[, coordinates])
+  }
+  coordinates <- coord_matrix(coordinates)
+  if (nrow(coordinates) != nrow(data))
+    stop("coordinates has ", nrow(coordinates), " rows where data has ", nrow(data),
+         call. = FALSE)
+  keep <- stats::complete.cases(data[, vars, drop = FALSE])
+  if (sum(keep) < 3) stop("data: fewer than 3 complete rows for the formula", call. = FALSE)
+  frame <- stats::model.frame(formula, data[keep, , drop = FALSE])
+  X <- stats::model.matrix(formula, frame)
+  coords <- coordinates[keep, , drop = FALSE]
+  rownames(X) <- rownames(coords) <- NULL      # aligned by construction: rows of data
+  list(coords = coords, y = as.vector(stats::model.response(frame)), X = X)
+}
+
+likfit_newton <- function(m, param, paramToEstimate, reml, profiles, profile2d, level, tol) {
   fixed <- NULL
   if (!is.null(param)) {
     if (is.null(names(param)) || any(names(param) == ""))
       stop("param must be a named vector, e.g. c(shape = 1.5)", call. = FALSE)
-    fixed <- as.list(as.double(param))
+    fixed <- as.list(as.double(unlist(param)))
     names(fixed) <- names(param)
     fixed <- reticulate::dict(fixed)
   }
   out <- call_adapter("likfitLgmGpu", list(
-    coords = to_py_array(coord_matrix(coords), "coords"), y = to_py_array(y, "y"),
-    X = if (is.null(X)) NULL else to_py_array(X, "X"), param = fixed,
+    data = to_py_array(m$coords, "coords"), formula = to_py_array(m$y, "y"),
+    X = if (is.null(m$X)) NULL else to_py_array(m$X, "X"), param = fixed,
     paramToEstimate = as.list(as.character(paramToEstimate)), reml = isTRUE(reml),
-    profiles = isTRUE(profiles), profile2d = isTRUE(profile2d), level = as.double(level),
+    profiles = isTRUE(profiles), profile2d = isTRUE(profile2d), cilevel = as.double(level),
     tol = as.double(tol)))
   out$parameters <- unlist(out$parameters)
   out$beta <- unlist(out$beta)
   out
+}
+
+# gpuRandom's grid: the log-likelihood of every parameter set and Box-Cox power, and each
+# parameter's estimate and interval from its profile over the grid.
+likfit_grid <- function(m, params, boxcox, paramToEstimate, cilevel, reml, df) {
+  params <- as.data.frame(params)
+  if (is.null(names(params)) || any(names(params) == ""))
+    stop("params must have column names (range, shape, nugget, ...)", call. = FALSE)
+  if (nrow(params) < 1) stop("params has no rows", call. = FALSE)
+  params$variance <- NULL
+  degrees <- "anisoAngleDegrees" %in% names(params)
+  sets <- params
+  if (degrees) {
+    sets$anisoAngleRadians <- sets$anisoAngleDegrees * pi / 180
+    sets$anisoAngleDegrees <- NULL
+  }
+  boxcox <- unique(c(1, as.double(boxcox)))
+  ll <- getProfLogL(m$coords, m$y, m$X, params = sets, reml = reml,
+                    boxcox = if (length(boxcox) > 1) boxcox else NULL)
+  nparam <- nrow(params)
+  LogLik <- matrix(ll$loglik, nparam, length(boxcox), byrow = TRUE,
+                   dimnames = list(NULL, paste0("boxcox", round(boxcox, 2))))
+  best <- which(LogLik == max(LogLik, na.rm = TRUE), arr.ind = TRUE)[1, ]
+  row <- ll[(best[1] - 1) * length(boxcox) + best[2], ]
+  breaks <- max(LogLik, na.rm = TRUE) - stats::qchisq(cilevel, df = df) / 2
+  beta_cols <- grep("^beta\\[", names(ll), value = TRUE)
+  ncov <- length(beta_cols)
+  est <- union(intersect(paramToEstimate, c(names(params), "boxcox")), "boxcox")
+  ci <- paste0(c("lower", "upper"), cilevel * 100, "ci")
+  rows <- c("intercept", if (ncov > 1) paste0("betahat", seq_len(ncov - 1)), "sdSpatial", est)
+  table <- matrix(NA_real_, length(rows), 3, dimnames = list(rows, c("estimate", ci)))
+  table[seq_len(ncov), 1] <- unlist(row[beta_cols])
+  table["sdSpatial", 1] <- sqrt(row$sigma2)
+  for (p in setdiff(est, "boxcox")) {
+    prof <- tapply(apply(LogLik, 1, max), params[[p]], max)
+    table[p, ] <- profile_interval(as.double(names(prof)), as.double(prof), breaks, p,
+                                   floor = if (p == "nugget") 0 else -Inf)
+  }
+  if ("boxcox" %in% paramToEstimate && length(boxcox) > 3) {
+    prof <- apply(LogLik, 2, max)
+    table["boxcox", ] <- profile_interval(boxcox, prof, breaks, "boxcox")
+  } else {
+    table["boxcox", 1] <- boxcox[best[2]]
+  }
+  list(LogLik = LogLik, minusTwoLogLik = -2 * LogLik, estimates = table,
+       Nobs = length(m$y), Ncov = ncov, Ndata = length(boxcox), Nparam = nparam,
+       breaks = breaks, params = params, boxcox = boxcox)
+}
+
+# The maximum of the linear interpolation of a profile, and where it crosses breaks (an end
+# at the grid's edge warns, unless the edge is the parameter's own bound, floor).
+profile_interval <- function(x, prof, breaks, what, floor = -Inf) {
+  o <- order(x)
+  x <- x[o]
+  prof <- prof[o]
+  if (length(x) < 2) {
+    warning(what, ": one value in params, no interval", call. = FALSE)
+    return(c(x, NA, NA))
+  }
+  f <- stats::approxfun(x, prof - breaks)
+  mle <- stats::optimize(f, range(x), maximum = TRUE, tol = 1e-4 * diff(range(x)))$maximum
+  crossing <- function(a, b) stats::uniroot(f, c(a, b), tol = 1e-8 * diff(range(x)))$root
+  g <- prof - breaks
+  left <- which(x < mle)
+  right <- which(x > mle)
+  lower <- NA_real_
+  upper <- NA_real_
+  below <- left[g[left] < 0]
+  if (length(below)) {
+    i <- max(below)
+    lower <- crossing(x[i], min(x[x > x[i]]))
+  } else {
+    if (min(x) > floor)
+      warning(what, ": the interval's lower end is below the grid (", min(x), ")",
+              call. = FALSE)
+    lower <- min(x)
+  }
+  below <- right[g[right] < 0]
+  if (length(below)) {
+    i <- min(below)
+    upper <- crossing(max(x[x < x[i]]), x[i])
+  } else {
+    warning(what, ": the interval's upper end is above the grid (", max(x), ")", call. = FALSE)
+    upper <- max(x)
+  }
+  c(mle, lower, upper)
 }
 
 #' Normal Q-Q plot with the quantiles computed on the device, as clrng's qqnormGpu

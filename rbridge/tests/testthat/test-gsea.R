@@ -60,12 +60,12 @@ test_that("fgseaGpu equals Python's gsea_prerank for the same seed, in fgsea's c
                            reticulate::dict(lapply(sets, as.list)), n_resamples = 500L,
                            seed = 3L)
   cols <- oclstat:::bridge()$table_columns(ref$table)
-  expect_identical(r$pathway, unlist(cols[["__index__"]]))
-  expect_identical(r$pval, unlist(cols$pval))
-  expect_identical(r$ES, unlist(cols$ES))
-  expect_equal(r$pathway[1], "up")
-  expect_lt(r$pval[1], 1e-8)
-  expect_true(all(r$leadingEdge[[1]] %in% sets$up))
+  expect_identical(r$pathway, sort(names(sets), method = "radix"))   # fgsea's setorder
+  i <- match(r$pathway, unlist(cols[["__index__"]]))
+  expect_identical(r$pval, unlist(cols$pval)[i])
+  expect_identical(r$ES, unlist(cols$ES)[i])
+  expect_lt(r$pval[r$pathway == "up"], 1e-8)
+  expect_true(all(r$leadingEdge[[which(r$pathway == "up")]] %in% sets$up))
   expect_error(fgseaGpu(sets, unname(stats)), "named numeric vector")
   expect_error(fgseaGpu(sets, stats, method = "exact"), "should be one of")
   expect_error(fgseaGpu(list(x = c("nope", "none")), stats), "no gene set")
@@ -92,7 +92,13 @@ test_that("fgseaGpu takes fgsea's arguments and defaults and returns fgsea's cla
   capped <- fgseaGpu(sets, stats, minSize = 15, maxSize = 500, seed = 2)
   expect_false("tiny" %in% capped$pathway)
   expect_identical(capped$pval[capped$pathway == "up"], r$pval[r$pathway == "up"])
-  expect_error(fgseaGpu(sets, stats, scoreType = "pos"), "not available yet")
+  pos <- fgseaGpu(sets, stats, scoreType = "pos", seed = 2)
+  neg <- fgseaGpu(sets, stats, scoreType = "neg", seed = 2)
+  curve <- oclstat:::running_sum(sets$other, stats)
+  expect_equal(pos$ES[pos$pathway == "other"], curve$top, tolerance = 1e-9)
+  expect_equal(neg$ES[neg$pathway == "other"], curve$bottom, tolerance = 1e-9)
+  expect_lt(pos$pval[pos$pathway == "up"], 1e-6)
+  expect_gt(neg$pval[neg$pathway == "up"], 0.5)
   expect_error(fgseaGpu(sets, stats, scoreType = "both"), "should be one of")
   # the plots: fgsea's ES is the curve's extreme; the table's rows are the pathways given
   curve <- oclstat:::running_sum(sets$up, stats)
@@ -107,4 +113,31 @@ test_that("fgseaGpu takes fgsea's arguments and defaults and returns fgsea's cla
   unlink(file)
   expect_identical(drawn$pathway, c("up", "other"))
   expect_error(plotEnrichment("nope", stats), "no gene")
+})
+
+test_that("fgsea's README workflow runs on data shaped like fgsea's example (12,000 ranks, 1,400 pathways)", {
+  skip_without_python()
+  set.seed(11)
+  genes <- paste0("Entrez", 1:12000)
+  stats <- setNames(sort(stats::rt(12000, df = 4), decreasing = TRUE), genes)
+  sizes <- pmin(500, pmax(15, round(exp(rnorm(1400, log(40), 0.9)))))
+  pathways <- lapply(sizes, function(k) sample(genes, k))
+  names(pathways) <- sprintf("R-HSA-%07d", seq_along(pathways))
+  for (i in 1:10) pathways[[i]] <- sample(genes[1:600], sizes[i])     # planted near the top
+  fgseaRes <- fgseaGpu(pathways = pathways, stats = stats, minSize = 15, maxSize = 500,
+                       seed = 1)
+  expect_equal(nrow(fgseaRes), 1400)
+  expect_identical(fgseaRes$pathway, sort(names(pathways), method = "radix"))
+  top <- fgseaRes[order(fgseaRes$pval), ]
+  expect_setequal(top$pathway[1:10], names(pathways)[1:10])
+  expect_lt(mean(fgseaRes$pval[!fgseaRes$pathway %in% names(pathways)[1:10]] < 0.05), 0.08)
+  for (p in names(pathways)[c(1, 500, 1400)])
+    expect_equal(fgseaRes$ES[fgseaRes$pathway == p],
+                 oclstat:::running_sum(pathways[[p]], stats)$es, tolerance = 1e-9)
+  collapsed <- collapsePathways(top[top$padj < 0.01, ], pathways, stats, seed = 1)
+  expect_named(collapsed, c("mainPathways", "parentPathways"))
+  expect_setequal(collapsed$mainPathways, names(pathways)[1:10])   # fgsea's answer too
+  expect_true(all(is.na(collapsed$parentPathways[collapsed$mainPathways])))
+  expect_error(collapsePathways(top, pathways, unname(stats)), "named numeric vector")
+  expect_error(collapsePathways(data.frame(x = 1), pathways, stats), "columns pathway and ES")
 })

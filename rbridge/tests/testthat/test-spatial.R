@@ -56,6 +56,78 @@ test_that("likfitLgmGpu gives the Python fit, in geostatsp's and fields' terms",
   expect_error(likfitLgmGpu(xy, y, param = c(1)), "named vector")
 })
 
+test_that("likfitLgmGpu takes gpuRandom's data/formula/params call and returns its fields", {
+  skip_without_python()
+  set.seed(9)
+  n <- 60
+  d <- data.frame(east = runif(n), north = runif(n), elev = rnorm(n))
+  z <- simulateFields(as.matrix(d[, 1:2]), c(0.3, 1, 1, 0.3, 1, 0), 1, seed = 9)[1, 1, ]
+  d$y <- 1 + 0.5 * d$elev + z
+  d$y[3] <- NA                                  # dropped, as gpuRandom drops NA rows
+  grid <- expand.grid(range = exp(seq(log(0.05), log(2), length.out = 25)),
+                      nugget = c(0, 0.05, 0.1, 0.2, 0.3, 0.5, 0.8, 1.2, 2), shape = 1,
+                      variance = 1)
+  fit <- likfitLgmGpu(d, y ~ elev, coordinates = as.matrix(d[, c("east", "north")]),
+                      params = grid, paramToEstimate = c("range", "nugget"), cilevel = 0.9,
+                      type = "double", reml = FALSE, NparamPerIter = 50, df = 1,
+                      Nglobal = c(64, 8), Nlocal = c(8, 8), NlocalCache = 1000)
+  expect_equal(fit$estimates["nugget", "lower90ci"], 0)   # the nugget's own bound
+  # a grid that stops short of the interval says so
+  expect_warning(likfitLgmGpu(d, y ~ elev, coordinates = c("east", "north"),
+                              params = grid[grid$range > 0.2, ]),
+                 "range: the interval's lower end is below the grid")
+  expect_true(all(c("LogLik", "minusTwoLogLik", "estimates", "Nobs", "Ncov", "Ndata", "Nparam",
+                    "breaks") %in% names(fit)))
+  expect_equal(dim(fit$LogLik), c(nrow(grid), 1))
+  expect_equal(c(fit$Nobs, fit$Ncov, fit$Nparam), c(n - 1, 2, nrow(grid)))
+  expect_identical(rownames(fit$estimates),
+                   c("intercept", "betahat1", "sdSpatial", "range", "nugget", "boxcox"))
+  expect_identical(colnames(fit$estimates), c("estimate", "lower90ci", "upper90ci"))
+  # the log-likelihood of a few sets, computed here in R (Matérn with besselK, GLS)
+  keep <- !is.na(d$y)
+  X <- cbind(1, d$elev[keep])
+  y <- d$y[keep]
+  dd <- as.matrix(dist(d[keep, 1:2]))
+  loglik <- function(range, nugget, shape = 1) {
+    x <- sqrt(8 * shape) * dd / range
+    V <- ifelse(dd > 0, 2^(1 - shape) / gamma(shape) * x^shape * besselK(x, shape), 1) +
+      diag(nugget, nrow(dd))
+    Vi <- solve(V)
+    beta <- solve(t(X) %*% Vi %*% X, t(X) %*% Vi %*% y)
+    r <- y - X %*% beta
+    s2 <- as.numeric(t(r) %*% Vi %*% r) / length(y)
+    list(ll = -length(y) / 2 * (log(2 * pi) + 1 + log(s2)) -
+           as.numeric(determinant(V)$modulus) / 2, beta = beta, s2 = s2)
+  }
+  for (i in c(1, 77, 150, nrow(grid)))
+    expect_equal(unname(fit$LogLik[i, 1]), loglik(grid$range[i], grid$nugget[i])$ll,
+                 tolerance = 1e-9)
+  best <- which.max(fit$LogLik[, 1])
+  ref <- loglik(grid$range[best], grid$nugget[best])
+  expect_equal(unname(fit$estimates[c("intercept", "betahat1"), 1]), as.vector(ref$beta),
+               tolerance = 1e-8)
+  expect_equal(fit$estimates["sdSpatial", 1], sqrt(ref$s2), tolerance = 1e-8)
+  # the range profile: its maximum and where it crosses max - qchisq(0.9, 1) / 2
+  prof <- tapply(fit$LogLik[, 1], grid$range, max)
+  est <- fit$estimates["range", ]
+  expect_equal(fit$breaks, max(fit$LogLik) - qchisq(0.9, 1) / 2)
+  expect_lt(est[["lower90ci"]], est[["estimate"]])
+  expect_gt(est[["upper90ci"]], est[["estimate"]])
+  f <- approxfun(as.numeric(names(prof)), prof - fit$breaks)
+  expect_equal(f(est[["lower90ci"]]), 0, tolerance = 1e-6)
+  expect_equal(f(est[["upper90ci"]]), 0, tolerance = 1e-6)
+  # the grid's estimate lies near the Newton fit's (same formula, no grid)
+  newton <- likfitLgmGpu(d, y ~ elev, coordinates = c("east", "north"),
+                         param = c(shape = 1), profiles = FALSE, profile2d = FALSE)
+  expect_lt(abs(log(est[["estimate"]] / newton$parameters[["range"]])), 0.15)
+  expect_gte(newton$optimal$logL, max(fit$LogLik) - 1e-6)
+  expect_error(likfitLgmGpu(d, y ~ nope, coordinates = c("east", "north")), "no column nope")
+  expect_error(likfitLgmGpu(d, y ~ elev), "coordinates")
+  expect_error(likfitLgmGpu(d, y ~ elev, coordinates = c("east", "up")), "name two columns")
+  expect_error(likfitLgmGpu(d, y ~ elev, coordinates = c("east", "north"),
+                            params = data.frame(1:3)), "column names|range")
+})
+
 test_that("qqnormGpu and logfactSum equal R's qqnorm and lfactorial", {
   skip_without_python()
   y <- c(rnorm(50), 3, 3)
