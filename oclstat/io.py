@@ -17,7 +17,9 @@ decide, the reader refuses and names that option.
   in the order of the file's ``#`` line (the first is the "positive" class of the metrics);
 * a GMT file comes back as a ``dict`` {set name: list of genes} in file order; descriptions
   with ``read_gmt(path, descriptions=True)``;
-* a ranked gene list (``.rnk``) comes back as a ``pandas.Series``, statistic by gene.
+* a ranked gene list (``.rnk``) comes back as a ``pandas.Series``, statistic by gene;
+* a GMX file (one set per column) as a GMT file's ``dict``; a CHIP file as {probe: symbol},
+  which :func:`collapse_probes` uses to collapse probe-level data to genes (Broad's modes).
 
 >>> import io as _io
 >>> read_cls(_io.StringIO("4 2 1\\n# A B\\nA A B B\\n")).classes
@@ -32,16 +34,20 @@ from ._readers import (
     Phenotype,
     ReadInfo,
     Table,
+    collapse_probes,
+    read_chip,
     read_cls,
     read_expression,
     read_frame,
     read_gct,
     read_gmt,
+    read_gmx,
     read_rnk,
     read_table,
     write_cls,
     write_gct,
     write_gmt,
+    write_gmx,
     write_rnk,
 )
 
@@ -60,4 +66,8 @@ __all__ = [
     "write_cls",
     "write_gmt",
     "write_rnk",
+    "read_gmx",
+    "write_gmx",
+    "read_chip",
+    "collapse_probes",
 ]

@@ -17,20 +17,20 @@ from __future__ import annotations
 
 import datetime
 import html
-import re
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
 from ._gsea.broad import broad_table
+from ._gsea.folder import safe_name, write_broad_folder
 from .plot import _pyplot, plot_enrichment
 
 __all__ = ["write_gsea_report"]
 
 
-def _file_name(text: str) -> str:
-    return re.sub(r"[^A-Za-z0-9._-]+", "_", str(text))[:120] or "set"
+_file_name = safe_name
+_LINKS = ("GS<br> follow link to MSigDB", "GS DETAILS")
 
 
 def _html_table(frame: pd.DataFrame, plots: dict) -> str:
@@ -89,7 +89,8 @@ def _directions(result):
 
 
 def write_gsea_report(result, directory, *, parameters: dict | None = None, rows: int = 100,
-                 plots: int = 5) -> Path:
+                      plots: int = 5, details: int = 20,
+                      label: str = "oclstat_analysis") -> Path:
     """Write Broad GSEA's report of a :class:`GseaResult` (or of a preranked
     :class:`PrerankResult`, in fgsea's columns) into a folder.
 
@@ -105,6 +106,11 @@ def write_gsea_report(result, directory, *, parameters: dict | None = None, rows
         Sets per direction shown in index.html (the TSV files hold them all).
     plots : int, optional
         Enrichment plots for the top sets of each direction.
+    details : int, optional
+        Sets of each direction with a detail table (``<SET>.tsv``) and in the leading-edge
+        analysis.
+    label : str, optional
+        Broad's ``rpt_label``: names the ``.rpt`` file and the ranking in ``edb/``.
 
     Returns
     -------
@@ -160,7 +166,20 @@ def write_gsea_report(result, directory, *, parameters: dict | None = None, rows
             f"<p>{len(table)} gene sets; {significant}. "
             f"Full table: <a href=\"{html.escape(tsv)}\">{html.escape(tsv)}</a>"
             + (f" (first {rows} shown)" if len(table) > rows else "") + "</p>"
-            + _html_table(table.head(rows), linked))
+            + _html_table(table.head(rows).drop(columns=list(_LINKS), errors="ignore"),
+                          linked))
+    write_broad_folder(result, out, label=label, details=details, parameters=parameters)
+    heat = _leading_edge_heatmap(out, plt)
+    if heat:
+        images.append(("leading-edge genes of the top sets", heat))
+    sections.append(
+        "<h2>Files for EnrichmentMap and Broad's tools</h2><p>"
+        + ", ".join(f'<a href="{html.escape(f)}">{html.escape(f)}</a>' for f in
+                    sorted(p.name for p in out.glob("gsea_report_for_*.tsv")))
+        + f', <a href="edb/results.edb">edb/results.edb</a>, '
+        f'<a href="{html.escape(safe_name(label))}.rpt">{html.escape(safe_name(label))}.rpt'
+        "</a>, the ranked gene list, one detail table per top set and the leading-edge "
+        "analysis (leading_edge_matrix.tsv, leading_edge_overlap.tsv).</p>")
     preranked = "ES" in result.table.columns
     params = ({"method": f"preranked, {result.method}", "random sets per size":
                result.n_resamples, "sets by multilevel splitting": result.n_multilevel}
@@ -190,3 +209,27 @@ def write_gsea_report(result, directory, *, parameters: dict | None = None, rows
     index = out / "index.html"
     index.write_text(page, encoding="utf-8")
     return index
+
+
+def _leading_edge_heatmap(out: Path, plt) -> str | None:
+    """``leading_edge_heatmap.png`` from ``leading_edge_matrix.tsv`` (the genes in most
+    leading edges first, at most 60)."""
+    path = out / "leading_edge_matrix.tsv"
+    if not path.exists():
+        return None
+    matrix = pd.read_csv(path, sep="\t", index_col=0)
+    if matrix.empty:
+        return None
+    shown = matrix.loc[matrix.sum(axis=1).sort_values(ascending=False, kind="stable")
+                       .index[:60]]
+    fig, ax = plt.subplots(figsize=(max(4.0, 0.3 * shown.shape[1] + 2),
+                                    max(3.0, 0.16 * len(shown) + 1.5)))
+    ax.imshow(shown.to_numpy(), aspect="auto", cmap="Reds", vmin=0, vmax=1)
+    ax.set_xticks(range(shown.shape[1]), [str(c)[:30] for c in shown.columns], rotation=90,
+                  fontsize=6)
+    ax.set_yticks(range(len(shown)), [str(g) for g in shown.index], fontsize=6)
+    ax.set_title("Leading-edge genes of the top sets")
+    fig.tight_layout()
+    fig.savefig(out / "leading_edge_heatmap.png", dpi=90)
+    plt.close(fig)
+    return "leading_edge_heatmap.png"

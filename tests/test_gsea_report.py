@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -71,7 +72,8 @@ def test_html_report_renders_in_a_browser(leukemia_result, tmp_path):
     dom = subprocess.run([exe, *flags, "--dump-dom", index.as_uri()], capture_output=True,
                          text=True, timeout=120).stdout
     # the page's own script counts, after loading, the images that decoded and the table rows
-    assert 'data-images-loaded="6"' in dom, dom[:300]
+    # 6 enrichment plots and the leading-edge heat map
+    assert 'data-images-loaded="7"' in dom, dom[:300]
     assert f'data-table-rows="{len(leukemia_result.table)}"' in dom
     assert "Enrichment in phenotype ALL" in dom and "HALLMARK_E2F_TARGETS" in dom
     shot = tmp_path / "shot.png"
@@ -80,6 +82,105 @@ def test_html_report_renders_in_a_browser(leukemia_result, tmp_path):
     image = pytest.importorskip("matplotlib.image").imread(shot)
     assert image.shape[:2] == (1600, 1280)
     assert image[..., :3].std() > 0.05            # text, tables and plots, not a blank page
+
+
+def _enrichmentmap_rows(path):
+    """A gsea_report_for_*.tsv read as EnrichmentMap's GSEA parser reads it: the header line
+    skipped, fields by position (name 0, SIZE 3, ES 4, NES 5, NOM p 6, FDR 7, FWER 8, RANK AT
+    MAX 9), the name in upper case."""
+    rows = {}
+    for line in path.read_text().splitlines()[1:]:
+        t = line.split("\t")
+        rows[t[0].upper().strip()] = (int(t[3]), float(t[4]), float(t[5]), float(t[6]),
+                                      float(t[7]), float(t[8]), int(t[9]))
+    return rows
+
+
+def _edb_rows(path):
+    """edb/results.edb read as EnrichmentMap's EDB parser reads it: every DTG element, the
+    name after 'gene_sets.gmt#', the size from HIT_INDICES."""
+    import xml.etree.ElementTree as ET
+
+    rows = {}
+    for el in ET.parse(path).getroot().iter("DTG"):
+        name = el.get("GENESET").replace("gene_sets.gmt#", "")
+        rows[name.upper()] = (len(el.get("HIT_INDICES").split(" ")), float(el.get("ES")),
+                              float(el.get("NES")), float(el.get("NP")), float(el.get("FDR")),
+                              float(el.get("FWER")), int(float(el.get("RANK_AT_ES"))))
+    return rows
+
+
+def test_report_folder_reads_back_as_enrichmentmap_reads_it(leukemia_result, tmp_path):
+    res = leukemia_result
+    index = write_gsea_report(res, tmp_path / "rep", plots=1, details=5, label="leukemia")
+    out = index.parent
+    t = res.table
+    want = {name.upper(): (int(r["size"]), r.es, r.nes, r.pval, r.fdr, r.fwer,
+                           int(r.rank_at_max))
+            for name, r in t.iterrows()}
+    got = {**_enrichmentmap_rows(out / "gsea_report_for_ALL.tsv"),
+           **_enrichmentmap_rows(out / "gsea_report_for_AML.tsv")}
+    edb = _edb_rows(out / "edb" / "results.edb")
+    assert set(got) == set(want) == set(edb)
+    for name, w in want.items():
+        for source in (got[name], edb[name]):
+            assert source[0] == w[0] and source[6] == w[6], name
+            np.testing.assert_allclose(source[1:6], w[1:6], rtol=1e-5, atol=1e-9)
+    # the ranked list: EnrichmentMap takes 5 fields with the score last, in ranking order
+    lines = (out / "ranked_gene_list_ALL_versus_AML.tsv").read_text().splitlines()[1:]
+    fields = [ln.split("\t") for ln in lines]
+    assert all(len(f) == 5 for f in fields)
+    assert [f[0] for f in fields] == list(res.ranking.index)
+    np.testing.assert_allclose([float(f[4]) for f in fields], res.ranking.to_numpy(),
+                               rtol=1e-5)
+    # the parameters point at files that exist
+    rpt = dict(ln.split("\t")[1:] for ln in (out / "leukemia.rpt").read_text().splitlines()
+               if ln.startswith("param\t"))
+    assert Path(rpt["gmx"]).is_file() and Path(rpt["res"]).is_file()
+    assert rpt["nperm"] == str(res.n_resamples) and rpt["metric"] == res.metric
+    # one detail table per top set: the set's ranks, its running ES, its core enrichment
+    top = res.positive["NAME"].iloc[0]
+    detail = pd.read_csv(out / f"{top}.tsv", sep="\t")
+    assert list(detail.columns) == ["NAME", "PROBE", "GENE SYMBOL", "GENE_TITLE",
+                                    "RANK IN GENE LIST", "RANK METRIC SCORE", "RUNNING ES",
+                                    "CORE ENRICHMENT"]
+    walk = res.running_sum(top)
+    np.testing.assert_allclose(detail["RUNNING ES"], walk[detail["RANK IN GENE LIST"]],
+                               rtol=1e-5)
+    assert detail["RUNNING ES"].max() == pytest.approx(t.loc[top, "es"], rel=1e-5)
+    core = detail.loc[detail["CORE ENRICHMENT"] == "Yes", "PROBE"]
+    assert sorted(core) == sorted(t.loc[top, "leading_edge"])
+    # the leading-edge analysis of the top sets
+    matrix = pd.read_csv(out / "leading_edge_matrix.tsv", sep="\t", index_col=0)
+    assert len(matrix.columns) == 10
+    for name in matrix.columns:
+        assert int(matrix[name].sum()) == len(t.loc[name, "leading_edge"])
+    overlap = pd.read_csv(out / "leading_edge_overlap.tsv", sep="\t", index_col=0)
+    assert np.diag(overlap.to_numpy()).tolist() == matrix.sum().astype(int).tolist()
+    assert (out / "leading_edge_heatmap.png").stat().st_size > 1000
+
+
+def test_preranked_report_folder_reads_back(tmp_path, rt):
+    rng = np.random.default_rng(2)
+    stat = pd.Series(rng.normal(size=1500), index=[f"G{i}" for i in range(1500)])
+    stat.iloc[:30] += 2.0
+    stat.iloc[-30:] -= 2.0
+    sets = {"up": [f"G{i}" for i in range(30)], "down": [f"G{i}" for i in range(1470, 1500)],
+            "any": [f"G{i}" for i in range(600, 650)]}
+    res = oclstat.gsea_prerank(stat, sets, min_size=5, n_resamples=500, seed=1, device=rt)
+    out = write_gsea_report(res, tmp_path / "pre", plots=1).parent
+    got = {**_enrichmentmap_rows(out / "gsea_report_for_na_pos.tsv"),
+           **_enrichmentmap_rows(out / "gsea_report_for_na_neg.tsv")}
+    assert set(got) == {"UP", "DOWN", "ANY"} == set(_edb_rows(out / "edb" / "results.edb"))
+    t = res.table
+    for name, r in t.iterrows():
+        g = got[name.upper()]
+        assert g[0] == r["size"] and g[6] == r["rank_at_max"]
+        np.testing.assert_allclose(g[1:5], [r["ES"], r["NES"], r["pval"], r["padj"]],
+                                   rtol=1e-5)
+        assert g[5] == pytest.approx(min(1.0, r["pval"] * len(t)), rel=1e-5)  # Bonferroni
+    assert (out / "ranked_gene_list_na_pos_versus_na_neg.tsv").is_file()
+    assert (out / "edb" / "oclstat_analysis.rnk").is_file()
 
 
 def test_command_line_report_and_tables(tmp_path, capsys, shared_data):

@@ -25,7 +25,7 @@ RUNTIME = {"oclstat._constants", "oclstat._runtime", "oclstat._validation", "ocl
 #: lower layers only. Core (checks, plans, definitions on the host, results), backends (the
 #: devices' code paths), tasks (the scale-out protocol), the public functions, the face.
 LAYERS = [{"validate", "plan", "exact", "broad", "scores", "core", "stats", "tails", "result",
-           "streams", "mrg31k3p", "special", "multilevel", "search"},
+           "streams", "mrg31k3p", "special", "multilevel", "search", "folder"},
           {"opencl", "draws", "tiles", "cuda", "network"}, {"tasks"}, {"api"},
           {"collapse"}, {"__init__"}]  # collapse: conditional tests built on api
 

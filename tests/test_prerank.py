@@ -458,7 +458,8 @@ def test_command_line_prerank_writes_fgseas_table_and_a_report(tmp_path, capsys,
     direct = oclstat.gsea_prerank(stat, sets, seed=1000).to_frame()
     np.testing.assert_allclose(table["pval"], direct["pval"], rtol=1e-5)
     index = report / "index.html"
-    assert {"prerank_report_top.tsv", "prerank_report_bottom.tsv"} <= \
+    assert {"prerank_report_top.tsv", "prerank_report_bottom.tsv",
+            "gsea_report_for_na_pos.tsv", "gsea_report_for_na_neg.tsv"} <= \
         {p.name for p in report.iterdir()}
     exe = shutil.which("chromium") or shutil.which("chromium-browser")
     if exe is None:
@@ -466,7 +467,7 @@ def test_command_line_prerank_writes_fgseas_table_and_a_report(tmp_path, capsys,
     flags = ["--headless", "--no-sandbox", "--disable-gpu", "--virtual-time-budget=5000"]
     dom = subprocess.run([exe, *flags, "--dump-dom", index.as_uri()], capture_output=True,
                          text=True, timeout=120).stdout
-    assert 'data-images-loaded="10"' in dom, dom[:300]
+    assert 'data-images-loaded="11"' in dom, dom[:300]    # 10 plots and the leading edges
     assert f'data-table-rows="{len(sets)}"' in dom and "Enriched at the top" in dom
 
 

@@ -23,6 +23,7 @@ from .validate import (
     _gene_sets,
     _phenotype,
     _weight_and_sizes,
+    probes_to_genes,
     read_paths,
 )
 
@@ -42,6 +43,9 @@ def gsea(
     classes=None,
     genes=None,
     case_sensitive: bool = True,
+    chip=None,
+    collapse: str = "Collapse",
+    collapse_mode: str | None = None,
     dtype=None,
     return_null: bool = False,
     device=None,
@@ -78,6 +82,15 @@ def gsea(
         Gene names of an array ``expression``.
     case_sensitive : bool, optional
         Match gene names exactly (Broad GSEA ignores case when False).
+    chip : dict or path, optional
+        Probe -> gene symbol (a CHIP file): the expression's rows are probes, collapsed to
+        genes first (Broad's Collapse Dataset, :func:`oclstat.io.collapse_probes`).
+    collapse : str, optional
+        Broad's ``Collapse`` (default), ``Remap_Only`` or ``No_Collapse``.
+    collapse_mode : str, optional
+        Broad's ``Max_probe`` (the default when collapsing), ``Median_of_probes``,
+        ``Mean_of_probes``, ``Sum_of_probes`` or ``Abs_max_of_probes``; without ``chip``, rows
+        that share a name are collapsed with it.
     dtype : numpy.float64 or numpy.float32, optional
         Precision of the permuted metrics (float32 by default on devices without fp64); every
         device gives the same ranks and ES for the same seed.
@@ -134,6 +147,7 @@ def gsea(
         raise ValueError(f"metric must be one of {METRICS}, got {metric!r}")
     weight, n_resamples, min_size, max_size = _weight_and_sizes(weight, n_resamples, min_size,
                                                                 max_size)
+    expression = probes_to_genes(expression, chip, collapse, collapse_mode, "expression")
     expression, phenotype, gene_sets, _ = read_paths(expression, phenotype, gene_sets)
     expression = as_labelled(oriented(expression, phenotype, "expression", "phenotype"),
                              "expression")

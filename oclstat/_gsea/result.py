@@ -85,7 +85,8 @@ class GseaResult:
         parts = [repr(self)]
         for title, table in ((f"enriched in {self.classes[0]} (ES >= 0)", self.positive),
                              (f"enriched in {self.classes[1]} (ES < 0)", self.negative)):
-            shown = table.head(_SHOWN).drop(columns=["LEADING EDGE"])
+            shown = table.head(_SHOWN).drop(columns=["GS<br> follow link to MSigDB",
+                                                     "GS DETAILS", "LEADING EDGE"])
             with pd.option_context("display.width", 140, "display.max_columns", 20,
                                    "display.float_format", lambda v: f"{v:.4g}"):
                 text = shown.to_string(index=False) if len(shown) else "(none)"

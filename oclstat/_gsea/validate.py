@@ -24,16 +24,43 @@ METRICS = (
 _ALIASES = {"s2n": "signal_to_noise"}
 
 
+def read_gene_set_file(path):
+    """A GMX file (by its ``.gmx`` / ``.gmx.gz`` name) or a GMT file (any other name)."""
+    gmx = str(path).lower().endswith((".gmx", ".gmx.gz"))
+    return _io.read_gmx(path) if gmx else _io.read_gmt(path)
+
+
 def read_paths(expression=None, phenotype=None, gene_sets=None, ranking=None):
-    """The inputs given as paths, read (GCT/expression, CLS, GMT, RNK); others unchanged. The
+    """The inputs given as paths, read (GCT/expression, CLS, GMT or GMX, RNK); others unchanged. The
     readers' outputs carry what was read (``input``), which the result keeps."""
     def path(x):
         return isinstance(x, (str, os.PathLike))
 
     return (_io.read_expression(expression) if path(expression) else expression,
             _io.read_cls(phenotype) if path(phenotype) else phenotype,
-            _io.read_gmt(gene_sets) if path(gene_sets) else gene_sets,
+            read_gene_set_file(gene_sets) if path(gene_sets) else gene_sets,
             _io.read_rnk(ranking) if path(ranking) else ranking)
+
+
+def probes_to_genes(data, chip, collapse, mode, kind: str):
+    """``data`` (``kind`` "expression" or "ranking") collapsed to genes (Broad's Collapse
+    Dataset, :func:`oclstat.io.collapse_probes`) when a CHIP or a collapse mode is given, else
+    unchanged; a path is read first (repeated names kept). What was done joins the data's
+    ``input``."""
+    if chip is None and mode is None:
+        if collapse not in (None, "Collapse", "No_Collapse", "collapse", "no_collapse"):
+            raise ValueError(f"collapse={collapse!r} needs a chip (probe -> gene symbol)")
+        return data
+    if isinstance(data, (str, os.PathLike)):
+        data = (_io.read_expression(data, duplicates="keep") if kind == "expression"
+                else _io.read_rnk(data))
+    out = _io.collapse_probes(data, chip, mode=mode or "Max_probe",
+                              collapse=collapse or "Collapse")
+    info = getattr(data, "attrs", {}).get("input")
+    if out is not data:
+        out.attrs["input"] = (info.with_notes(out.attrs["collapse"]) if info is not None
+                              else None)
+    return out
 
 
 def _expression(expression, genes):
@@ -130,7 +157,7 @@ def _weight_and_sizes(weight, n_resamples, min_size, max_size):
 
 def _gene_sets(gene_sets, names, min_size, max_size, case_sensitive, what="expression data"):
     if isinstance(gene_sets, (str, os.PathLike)):
-        gene_sets = _io.read_gmt(gene_sets)
+        gene_sets = read_gene_set_file(gene_sets)
     if not isinstance(gene_sets, dict):
         raise TypeError("gene_sets must be a dict {name: genes} or a GMT path, got "
                         f"{type(gene_sets).__name__}")

@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 
 from .._gsea.core import balanced_extremes, leading_edge_stats
-from .._gsea.validate import _gene_sets, _weight_and_sizes, read_paths
+from .._gsea.validate import _gene_sets, _weight_and_sizes, probes_to_genes, read_paths
 from .._labels import as_labelled
 from .._multitest import benjamini_hochberg
 from .._random.streams import as_seed, fresh_seed
@@ -36,6 +36,9 @@ def gsea_prerank(
     sample_size: int = 101,
     score_type: str = "std",
     case_sensitive: bool = True,
+    chip=None,
+    collapse: str = "Collapse",
+    collapse_mode: str | None = None,
     seed=None,
     dtype=None,
     device=None,
@@ -75,6 +78,15 @@ def gsea_prerank(
         of one sign"). The null ES and p-values are then one-sided.
     case_sensitive : bool, optional
         Match gene names exactly (False: ignore case).
+    chip : dict or path, optional
+        Probe -> gene symbol (a CHIP file): the ranking's names are probes, collapsed to genes
+        first as Broad's GSEAPreranked does (:func:`oclstat.io.collapse_probes`).
+    collapse : str, optional
+        Broad's ``Collapse`` (default), ``Remap_Only`` or ``No_Collapse``.
+    collapse_mode : str, optional
+        Broad's ``Max_probe`` (the default when collapsing), ``Median_of_probes``,
+        ``Mean_of_probes``, ``Sum_of_probes`` or ``Abs_max_of_probes``; without ``chip``,
+        entries that share a name are collapsed with it.
     seed : int or sequence of 6 ints, optional
         Seed of the MRG31k3p streams; the same seed gives the same result on every device.
     dtype : numpy dtype, optional
@@ -143,6 +155,7 @@ def gsea_prerank(
                                                                 max_size)
     sample_size = as_int(sample_size, "sample_size", minimum=3)
     sample_size += 1 - sample_size % 2
+    ranking = probes_to_genes(ranking, chip, collapse, collapse_mode, "ranking")
     _, _, gene_sets, ranking = read_paths(gene_sets=gene_sets, ranking=ranking)
     stats, names = _ranking(as_labelled(ranking, "ranking"))
     rank = Ranking.from_stats(stats, names, weight=weight)

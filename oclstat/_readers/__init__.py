@@ -5,7 +5,8 @@ inference stated (:mod:`.inference`) and every coin flip refused.
   quotes, decimal commas);
 * :mod:`.sniff`: header row and row names, decided from the content or refused;
 * :mod:`.tables`: numeric tables; :mod:`.frames`: named columns of mixed kinds;
-* :mod:`.gsea_files`: GCT, CLS, GMT, RNK; :mod:`.groups`: sample group files.
+* :mod:`.gsea_files`: GCT, CLS, GMT, RNK; :mod:`.gmx`: GMX; :mod:`.probes`: CHIP files and
+  probes collapsed to genes; :mod:`.groups`: sample group files.
 
 The public face is :mod:`oclstat.io`. Names are imported on first use, so that a module that
 needs only :mod:`.inference` (every result) does not import pandas.
@@ -22,6 +23,8 @@ _EXPORTS = {
     "read_rnk": ".gsea_files", "write_cls": ".gsea_files", "write_gct": ".gsea_files",
     "write_gmt": ".gsea_files", "write_rnk": ".gsea_files",
     "read_groups": ".groups",
+    "read_gmx": ".gmx", "write_gmx": ".gmx", "read_gene_set_file": ".gmx",
+    "read_chip": ".probes", "collapse_probes": ".probes",
     "Inference": ".inference", "ReadInfo": ".inference", "combined": ".inference",
     "input_of": ".inference", "refuse": ".inference",
     "Table": ".tables", "read_table": ".tables",

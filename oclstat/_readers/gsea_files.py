@@ -69,16 +69,28 @@ def _trim(fields: list, want: int, where: str, notes: list) -> list:
     return fields
 
 
-def _frame(names, descriptions, samples, rows, where: str, info: ReadInfo) -> pd.DataFrame:
+def _frame(names, descriptions, samples, rows, where: str, info: ReadInfo,
+           duplicates: str = "error") -> pd.DataFrame:
+    if duplicates not in ("error", "keep"):
+        raise ValueError(f"duplicates must be 'error' or 'keep', got {duplicates!r}")
     seen: dict[str, int] = {}
+    repeated = 0
     for i, g in enumerate(names):
         if g == "":
             raise ValueError(f"{where}: gene name missing on data row {i + 1}")
         if g in seen:
-            raise ValueError(
-                f"{where}: gene name {g!r} appears twice (data rows {seen[g] + 1} and {i + 1}); "
-                "collapse duplicate probes to one row per gene first")
+            if duplicates == "error":
+                raise ValueError(
+                    f"{where}: gene name {g!r} appears twice (data rows {seen[g] + 1} and "
+                    f"{i + 1}); collapse the rows to genes with a collapse mode (Python: "
+                    "collapse_mode=, command line: --mode) and, if they are probes, a CHIP file "
+                    "(chip=, --chip): Broad's Collapse Dataset")
+            repeated += 1
+            continue
         seen[g] = i
+    if repeated:
+        info = info.with_notes(f"{repeated:,} rows repeat an earlier row's name (kept, to be "
+                               "collapsed)")
     if len(set(samples)) != len(samples):
         dup = next(s for s in samples if samples.count(s) > 1)
         raise ValueError(f"{where}: sample name {dup!r} appears twice in the header")
@@ -100,12 +112,15 @@ def _data_rows(lines, n_lead, n_samples, where, notes):
 
 
 @filled()
-def read_gct(source) -> pd.DataFrame:
+def read_gct(source, *, duplicates: str = "error") -> pd.DataFrame:
     """Read a GCT file (version 1.2 or 1.3) as a genes x samples DataFrame.
 
     Parameters
     ----------
     %(text_source)s
+    duplicates : {"error", "keep"}, optional
+        Rows that repeat a name: an error (default; it names the collapse options), or kept
+        for :func:`collapse_probes`.
 
     Returns
     -------
@@ -175,17 +190,19 @@ def read_gct(source) -> pd.DataFrame:
                          f"{len(names)}")
     info = ReadInfo(where, f"GCT {version[1:]} (genes x samples)", (len(names), n_cols),
                     notes=tuple(notes))
-    return _frame(names, descriptions, samples, rows, where, info)
+    return _frame(names, descriptions, samples, rows, where, info, duplicates)
 
 
 @filled()
-def read_expression(source) -> pd.DataFrame:
+def read_expression(source, *, duplicates: str = "error") -> pd.DataFrame:
     """Read expression as GCT (if the file starts with ``#1.2``/``#1.3``) or as a tab-separated
     table with columns NAME, DESCRIPTION, then one column per sample (Broad's .txt format).
 
     Parameters
     ----------
     %(text_source)s
+    duplicates : {"error", "keep"}, optional
+        As :func:`read_gct`.
 
     Returns
     -------
@@ -215,7 +232,7 @@ def read_expression(source) -> pd.DataFrame:
     if text.lstrip().startswith("#1."):
         stream = io.StringIO(text)
         stream.name = where
-        return read_gct(stream)
+        return read_gct(stream, duplicates=duplicates)
     lines = _lines(text)
     if not lines:
         raise ValueError(f"{where}: empty file")
@@ -232,7 +249,7 @@ def read_expression(source) -> pd.DataFrame:
     names, descriptions, rows = _data_rows(lines[1:], 2, len(samples), where, notes)
     info = ReadInfo(where, "expression table (NAME, DESCRIPTION, samples)",
                     (len(names), len(samples)), notes=tuple(notes))
-    return _frame(names, descriptions, samples, rows, where, info)
+    return _frame(names, descriptions, samples, rows, where, info, duplicates)
 
 
 @dataclass(frozen=True)

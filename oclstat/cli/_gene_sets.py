@@ -29,6 +29,54 @@ def gene_set_flags(p, *, weight: str, out: str, report: str, scheduler: str) -> 
 FOLDERS = (("plot", "--plot"), ("report", "--report"))
 
 
+def collapse_flags(p, what: str) -> None:
+    """Broad's Collapse Dataset flags."""
+    p.add_argument("--chip", default=None, metavar="FILE",
+                   help=f"CHIP file (probe -> gene symbol): the {what} names are probes, "
+                        "collapsed to genes first (Broad's Collapse Dataset)")
+    p.add_argument("--collapse", default="Collapse",
+                   help="Collapse (default), Remap_Only or No_Collapse (Broad's names; lower "
+                        "case accepted)")
+    p.add_argument("--mode", default=None,
+                   help="Max_probe (default when collapsing), Median_of_probes, "
+                        "Mean_of_probes, Sum_of_probes or Abs_max_of_probes; without --chip, "
+                        f"{what} rows that share a name are collapsed with it")
+
+
+def collapsed(data, args):
+    """``data`` collapsed as the flags ask (unchanged without --chip and --mode)."""
+    from .._readers import collapse_probes, read_chip
+
+    if args.chip is None and args.mode is None:
+        if args.collapse.replace("_", "").lower() not in ("collapse", "nocollapse"):
+            raise ValueError(f"--collapse {args.collapse}: needs --chip")
+        return data
+    chip = read_chip(args.chip) if args.chip else None
+    out = collapse_probes(data, chip, mode=args.mode or "Max_probe", collapse=args.collapse)
+    if out is not data:
+        info = data.attrs.get("input")
+        out.attrs["input"] = info.with_notes(out.attrs["collapse"]) if info else None
+    return out
+
+
+def write_collapse_outputs(data, folder) -> None:
+    """Into the report folder: the collapsed data (GCT, or RNK for a ranking) and the probe ->
+    gene mapping table (Broad's symbol mapping), when the data were collapsed."""
+    from .._readers import write_gct, write_rnk
+
+    mapping = data.attrs.get("mapping")
+    if mapping is None:
+        return
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    if getattr(data, "ndim", 2) == 1:
+        write_rnk(data, folder / "collapsed_ranking.rnk")
+    else:
+        write_gct(data, folder / "collapsed_dataset.gct")
+    mapping.rename(columns={"probe": "Probe", "gene": "Gene Symbol", "kept": "Kept"}).to_csv(
+        folder / "symbol_to_probe_mapping.tsv", sep="\t", index=False)
+
+
 def write_plots(res, folder, names) -> None:
     """``folder/<set>.png``: the enrichment plot of each named set."""
     from ..plot import _pyplot, plot_enrichment

@@ -6,9 +6,16 @@ import time
 from pathlib import Path
 
 from .. import __version__
-from .._readers import combined, read_cls, read_expression, read_gct, read_gmt
+from .._readers import combined, read_cls, read_expression, read_gct, read_gene_set_file
 from ._common import device_of, float_count, note, read_line, say, scheduler_client, show_top
-from ._gene_sets import FOLDERS, gene_set_flags, write_plots
+from ._gene_sets import (
+    FOLDERS,
+    collapse_flags,
+    collapsed,
+    gene_set_flags,
+    write_collapse_outputs,
+    write_plots,
+)
 from ._outputs import output
 
 NAME = "gsea"
@@ -22,12 +29,14 @@ def add_arguments(p) -> None:
     src.add_argument("--gct", help="expression as GCT 1.2/1.3")
     src.add_argument("--expr", help="expression: GCT or tab-separated NAME DESCRIPTION samples...")
     p.add_argument("--cls", required=True, help="two-class CLS file")
-    p.add_argument("--gmt", required=True, help="gene sets (GMT)")
+    p.add_argument("--gmt", required=True,
+                   help="gene sets: GMT, or GMX (one set per column) by its .gmx name")
     p.add_argument("--resamples", "--perms", dest="resamples", type=float_count, default=1000,
                    help="phenotype permutations (1e6 is ok; --perms is the old name)")
     p.add_argument("--metric", default="signal_to_noise",
                    choices=["signal_to_noise", "t_test", "diff_of_classes", "ratio_of_classes",
                             "log2_ratio_of_classes"])
+    collapse_flags(p, "expression")
     gene_set_flags(p, weight="ES weight p (0, 1, 1.5, 2, ...)",
                    out="write the results table (TSV) here",
                    report="write Broad's report into DIR: index.html with both directions' "
@@ -39,9 +48,12 @@ def run(args) -> int:
     from .._gsea import gsea
     from ..report import write_gsea_report
 
-    expr = read_gct(args.gct) if args.gct else read_expression(args.expr)
+    keep = "keep" if (args.chip or args.mode) else "error"
+    expr = (read_gct(args.gct, duplicates=keep) if args.gct
+            else read_expression(args.expr, duplicates=keep))
+    expr = collapsed(expr, args)
     pheno = read_cls(args.cls)
-    sets = read_gmt(args.gmt)
+    sets = read_gene_set_file(args.gmt)
     info = combined([expr.attrs.get("input"), pheno.input, sets.input])
     client = scheduler_client(args.scheduler)
     device = None if client else device_of(args, several=True)
@@ -62,12 +74,14 @@ def run(args) -> int:
                          (f"enriched in {pheno.classes[1]} (ES < 0)", res.negative)):
         say(args, f"{title}: {len(table):,} gene sets, "
             f"{int((table['FDR q-val'] < 0.25).sum())} with FDR q < 0.25")
-        show_top(args, table.drop(columns="LEADING EDGE"), "sets, by NES away from zero")
+        show_top(args, table.drop(columns=["GS<br> follow link to MSigDB", "GS DETAILS",
+                                           "LEADING EDGE"]), "sets, by NES away from zero")
         say(args, "")
     if args.plot:
         write_plots(res, args.plot, args.plot_sets or
                     list(res.positive["NAME"].head(1)) + list(res.negative["NAME"].head(1)))
     if args.report:
+        write_collapse_outputs(expr, args.report)
         index = write_gsea_report(res, args.report, parameters={
             "expression": f"{Path(args.gct or args.expr).name} ({expr.shape[0]:,} genes x "
                           f"{expr.shape[1]} samples)",

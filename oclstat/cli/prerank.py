@@ -7,7 +7,7 @@ import time
 from pathlib import Path
 
 from .. import __version__
-from .._readers import combined, read_gmt, read_rnk
+from .._readers import combined, read_gene_set_file, read_rnk
 from ._common import (
     device_of,
     float_count,
@@ -18,7 +18,14 @@ from ._common import (
     show_top,
     yes_no,
 )
-from ._gene_sets import FOLDERS, gene_set_flags, write_plots
+from ._gene_sets import (
+    FOLDERS,
+    collapse_flags,
+    collapsed,
+    gene_set_flags,
+    write_collapse_outputs,
+    write_plots,
+)
 from ._outputs import output
 
 __all__ = ["NAME", "HELP", "OUTPUTS", "FOLDERS", "add_arguments", "run"]
@@ -36,7 +43,8 @@ def add_arguments(p) -> None:
     p.add_argument("--header", type=yes_no, default="auto",
                    help="the ranked list's first line is a header: yes, no or auto (default: "
                         "from the content, stated in the summary)")
-    p.add_argument("--gmt", required=True, help="gene sets (GMT)")
+    p.add_argument("--gmt", required=True,
+                   help="gene sets: GMT, or GMX (one set per column) by its .gmx name")
     p.add_argument("--resamples", type=float_count, default=1000,
                    help="random gene sets per set size (fgsea's nPermSimple; 1e5 is ok)")
     p.add_argument("--method", choices=["multilevel", "simple"], default="multilevel",
@@ -49,6 +57,7 @@ def add_arguments(p) -> None:
     p.add_argument("--score-type", choices=["std", "pos", "neg"], default="std",
                    help="std: two-sided ES; pos / neg: one-tailed tests on the running sum's "
                         "maximum / minimum (fgsea's scoreType)")
+    collapse_flags(p, "ranking")
     gene_set_flags(p, weight="ES weight p (fgsea's gseaParam)",
                    out="write fgsea's table (TSV) here",
                    report="write an HTML report into DIR: both directions' tables with "
@@ -60,8 +69,8 @@ def run(args) -> int:
     from .._prerank import gsea_prerank
     from ..report import write_gsea_report
 
-    ranking = read_rnk(args.rnk, header=args.header)
-    sets = read_gmt(args.gmt)
+    ranking = collapsed(read_rnk(args.rnk, header=args.header), args)
+    sets = read_gene_set_file(args.gmt)
     info = combined([ranking.attrs.get("input"), sets.input])
     client = scheduler_client(args.scheduler)
     device = None if client else device_of(args, several=True)
@@ -93,6 +102,7 @@ def run(args) -> int:
         write_plots(res, args.plot, args.plot_sets or
                     list(res.positive.index[:1]) + list(res.negative.index[:1]))
     if args.report:
+        write_collapse_outputs(ranking, args.report)
         index = write_gsea_report(res, args.report, parameters={
             "ranking": f"{Path(args.rnk).name} ({len(ranking):,} genes)",
             "gene sets": Path(args.gmt).name, "seed": args.seed, "min size": args.min_size,

@@ -1,0 +1,213 @@
+"""Broad's GSEA report folder, the files the next tools read (EnrichmentMap's GSEA loader, its
+folder scan, GSEApy's replot), for phenotype and preranked runs alike:
+
+* ``gsea_report_for_<class>.tsv`` per direction (``na_pos`` / ``na_neg`` for a preranked
+  run, as GSEAPreranked names them), Broad's 11 columns in Broad's order;
+* ``ranked_gene_list_<A>_versus_<B>.tsv``: NAME, TITLE, GENE SYMBOL, GENE_TITLE, SCORE (the
+  five columns EnrichmentMap takes as a GSEA ranking, the score last);
+* ``<SET>.tsv`` for the top sets of each direction: NAME, PROBE, GENE SYMBOL, GENE_TITLE,
+  RANK IN GENE LIST, RANK METRIC SCORE, RUNNING ES, CORE ENRICHMENT;
+* ``gene_set_sizes.tsv`` and ``gene_sets.gmt`` (the sets tested, their genes in the data);
+* ``edb/results.edb`` (XML: one ``DTG`` element per set with GENESET, ES, NES, NP, FDR, FWER,
+  RANK_AT_ES, RANK_SCORE_AT_ES, HIT_INDICES, ES_PROFILE), ``edb/gene_sets.gmt`` and
+  ``edb/<label>.rnk``;
+* ``<label>.rpt``: the parameters, one ``param<TAB>name<TAB>value`` line each, and the files;
+* ``leading_edge_matrix.tsv`` (genes x top sets: 1 where the gene is in the set's leading
+  edge) and ``leading_edge_overlap.tsv`` (shared leading-edge genes of each pair of sets):
+  Broad's Leading Edge Analysis (:func:`oclstat.report.write_gsea_report` draws its heat
+  map).
+"""
+
+from __future__ import annotations
+
+import datetime
+import re
+from pathlib import Path
+from xml.sax.saxutils import quoteattr
+
+import numpy as np
+import pandas as pd
+
+from .broad import broad_table, prerank_broad_table
+
+__all__ = ["write_broad_folder"]
+
+
+def safe_name(name) -> str:
+    """A file name for a set or class name (runs of other characters than letters, digits,
+    ``.``, ``_`` and ``-`` become ``_``)."""
+    return re.sub(r"[^A-Za-z0-9._-]+", "_", str(name))[:120] or "set"
+
+
+def _fmt(v) -> str:
+    if isinstance(v, (float, np.floating)):
+        return "" if np.isnan(v) else f"{float(v):.6g}"
+    return str(v)
+
+
+def _write_tsv(frame: pd.DataFrame, path: Path) -> None:
+    lines = ["\t".join(map(str, frame.columns))]
+    lines += ["\t".join(_fmt(v) for v in row) for row in frame.itertuples(index=False)]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def _tables(result):
+    """(file stem, table in Broad's columns) per direction, and the ranking's two names."""
+    if "ES" in result.table.columns:               # preranked
+        return ([("na_pos", prerank_broad_table(result.table, "pos")),
+                 ("na_neg", prerank_broad_table(result.table, "neg"))], ("na_pos", "na_neg"))
+    a, b = (safe_name(c) for c in result.classes)
+    return ([(a, broad_table(result.table, "pos")), (b, broad_table(result.table, "neg"))],
+            (a, b))
+
+
+def _walk(result, name):
+    """(positions of the set's genes in the ranking, running ES at each, index of the peak
+    hit, whether ES >= 0): the peak is the hit where the running sum is highest (ES >= 0) or
+    the hit just after its lowest point (ES < 0), as Broad's leading edge counts them."""
+    pos = result._positions(name)
+    walk = result.running_sum(name)
+    es = float(result.table.loc[name, "ES" if "ES" in result.table.columns else "es"])
+    at = walk[pos]
+    if es >= 0:
+        return pos, at, int(np.argmax(at)), True
+    before = np.concatenate([[0.0], walk[:-1]])[pos]
+    return pos, at, int(np.argmin(before)), False
+
+
+def write_broad_folder(result, directory, *, label: str = "oclstat_analysis",
+                       details: int = 20, parameters: dict | None = None) -> list:
+    """Write Broad's report files of ``result`` (:func:`oclstat.gsea` or
+    :func:`oclstat.gsea_prerank`) into ``directory``; returns the paths written.
+
+    >>> import numpy as np, pandas as pd, oclstat, tempfile
+    >>> rng = np.random.default_rng(1)
+    >>> stat = pd.Series(rng.normal(size=300), index=[f"G{i}" for i in range(300)])
+    >>> res = oclstat.gsea_prerank(stat, {"s": [f"G{i}" for i in range(20)]}, min_size=5,
+    ...                            n_resamples=50, seed=1)
+    >>> sorted(p.name for p in write_broad_folder(res, tempfile.mkdtemp()))[:3]
+    ['gene_set_sizes.tsv', 'gene_sets.gmt', 'gene_sets.gmt']
+    """
+    out = Path(directory)
+    (out / "edb").mkdir(parents=True, exist_ok=True)
+    written = []
+    tables, (a, b) = _tables(result)
+    for stem, table in tables:
+        path = out / f"gsea_report_for_{stem}.tsv"
+        _write_tsv(table, path)
+        written.append(path)
+    ranking = result.ranking
+    ranked = pd.DataFrame({"NAME": list(ranking.index), "TITLE": "", "GENE SYMBOL": "",
+                           "GENE_TITLE": "", "SCORE": ranking.to_numpy(dtype=float)})
+    path = out / f"ranked_gene_list_{a}_versus_{b}.tsv"
+    _write_tsv(ranked, path)
+    written.append(path)
+    names = list(ranking.index)
+    for _, table in tables:
+        for name in table["NAME"].head(details):
+            written.append(_detail(result, name, names, out))
+    sets = {k: list(v) for k, v in result.gene_sets.items() if k in result.table.index}
+    sizes = pd.DataFrame({"NAME": list(sets), "ORIGINAL SIZE": [len(v) for v in sets.values()],
+                          "AFTER RESTRICTING TO DATASET": [len(v) for v in sets.values()],
+                          "STATUS": "Tested"})
+    _write_tsv(sizes, out / "gene_set_sizes.tsv")
+    written.append(out / "gene_set_sizes.tsv")
+    for path in (out / "gene_sets.gmt", out / "edb" / "gene_sets.gmt"):
+        path.write_text("".join(f"{k}\tna\t" + "\t".join(v) + "\n" for k, v in sets.items()),
+                        encoding="utf-8")
+        written.append(path)
+    rnk = out / "edb" / f"{safe_name(label)}.rnk"
+    rnk.write_text("".join(f"{g}\t{float(v)!r}\n" for g, v in ranking.items()),
+                   encoding="utf-8")
+    written.append(rnk)
+    written.append(_edb(result, tables, names, rnk.name, out / "edb" / "results.edb"))
+    written.append(_rpt(result, label, out, parameters))
+    written.extend(_leading_edge(result, tables, details, out))
+    return written
+
+
+def _detail(result, name, names, out: Path) -> Path:
+    pos, at, peak, up = _walk(result, name)
+    scores = result.ranking.to_numpy(dtype=float)[pos]
+    core = np.zeros(pos.size, dtype=bool)
+    if up:
+        core[:peak + 1] = True
+    else:
+        core[peak:] = True
+    frame = pd.DataFrame({"NAME": [f"row_{i}" for i in range(pos.size)],
+                          "PROBE": [names[p] for p in pos], "GENE SYMBOL": "",
+                          "GENE_TITLE": "", "RANK IN GENE LIST": pos,
+                          "RANK METRIC SCORE": scores, "RUNNING ES": at,
+                          "CORE ENRICHMENT": np.where(core, "Yes", "No")})
+    path = out / f"{safe_name(name)}.tsv"
+    _write_tsv(frame, path)
+    return path
+
+
+def _edb(result, tables, names, rnk_name: str, path: Path) -> Path:
+    rows = []
+    for _, table in tables:
+        for row in table.itertuples(index=False):
+            name = row[0]
+            pos, at, peak, _ = _walk(result, name)
+            rank = int(row[9])
+            attrs = {
+                "RANKED_LIST": f"{rnk_name}#{rnk_name}", "TEMPLATE": "na",
+                "GENESET": f"gene_sets.gmt#{name}", "ES": _fmt(row[4]), "NES": _fmt(row[5]),
+                "NP": _fmt(row[6]), "FDR": _fmt(row[7]), "FWER": _fmt(row[8]),
+                "RANK_AT_ES": str(rank),
+                "RANK_SCORE_AT_ES": _fmt(float(result.ranking.iloc[rank])),
+                "EDGE": str(row[10]).replace(",", ""),
+                "HIT_INDICES": " ".join(str(int(p)) for p in pos),
+                "ES_PROFILE": " ".join(f"{v:.4g}" for v in at)}
+            rows.append("<DTG " + " ".join(f"{k}={quoteattr(v)}" for k, v in attrs.items())
+                        + " />")
+    path.write_text('<?xml version="1.0" encoding="UTF-8"?>\n<EDB>\n' + "\n".join(rows)
+                    + "\n</EDB>\n", encoding="utf-8")
+    return path
+
+
+def _rpt(result, label: str, out: Path, parameters) -> Path:
+    preranked = "ES" in result.table.columns
+    params = {"rpt_label": label, "out": str(out.resolve()),
+              "nperm": result.n_resamples, "scoring_scheme":
+              {0.0: "classic", 1.0: "weighted", 2.0: "weighted_p2"}.get(result.weight,
+                                                                     f"weighted_p{result.weight}"),
+              "gmx": str((out / "gene_sets.gmt").resolve()),
+              "rnk" if preranked else "res": str((out / "edb" / f"{safe_name(label)}.rnk")
+                                                 .resolve()),
+              "permute": "gene_set" if preranked else "phenotype",
+              "collapse": "false", "set_min": "", "set_max": "", "device": result.device,
+              **{str(k).replace(" ", "_"): v for k, v in (parameters or {}).items()}}
+    if not preranked:
+        params["metric"] = result.metric
+        params["cls"] = f"{result.classes[0]}_versus_{result.classes[1]}"
+    lines = [f"producer_class\toclstat.{'gsea_prerank' if preranked else 'gsea'}",
+             f"producer_timestamp\t{int(datetime.datetime.now().timestamp() * 1000)}"]
+    lines += [f"param\t{k}\t{v}" for k, v in params.items() if v != ""]
+    lines += [f"file\t{(out / 'index.html').resolve()}"]
+    path = out / f"{safe_name(label)}.rpt"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def _leading_edge(result, tables, details: int, out: Path) -> list:
+    """Broad's Leading Edge Analysis of the top sets of each direction."""
+    top = [name for _, table in tables for name in table["NAME"].head(details)]
+    if not top:
+        return []
+    edges = {}
+    names = list(result.ranking.index)
+    for name in top:
+        pos, _, peak, up = _walk(result, name)
+        cut = pos[:peak + 1] if up else pos[peak:]
+        edges[name] = [names[p] for p in cut]
+    genes = list(dict.fromkeys(g for name in top for g in edges[name]))
+    matrix = pd.DataFrame(0, index=pd.Index(genes, name="GENE"), columns=top)
+    for name in top:
+        matrix.loc[edges[name], name] = 1
+    matrix.to_csv(out / "leading_edge_matrix.tsv", sep="\t")
+    overlap = matrix.T.dot(matrix)
+    overlap.index.name = "SET"
+    overlap.to_csv(out / "leading_edge_overlap.tsv", sep="\t")
+    return [out / "leading_edge_matrix.tsv", out / "leading_edge_overlap.tsv"]

@@ -1,0 +1,143 @@
+"""GMX gene-set files (Broad's column layout): one set per column, its name in the first row,
+its description in the second, its genes below (columns of unequal length, padded with empty
+fields).
+
+>>> import io
+>>> read_gmx(io.StringIO("S1\\tS2\\nna\\tna\\nA\\tC\\nB\\t\\n"))
+{'S1': ['A', 'B'], 'S2': ['C']}
+"""
+
+from __future__ import annotations
+
+from .gsea_files import GeneSets, _text
+from .inference import ReadInfo
+from .text import open_text
+
+__all__ = ["read_gmx", "write_gmx", "read_gene_set_file"]
+
+
+def read_gene_set_file(source):
+    """Gene sets from a GMX file (a name ending ``.gmx`` or ``.gmx.gz``) or a GMT file (any
+    other name); the layout chosen is stated in ``.input``."""
+    from .gsea_files import read_gmt
+
+    name = str(getattr(source, "name", source)).lower()
+    return read_gmx(source) if name.endswith((".gmx", ".gmx.gz")) else read_gmt(source)
+
+
+def read_gmx(source, *, descriptions: bool = False):
+    """Read a GMX file: one gene set per column (name, description, genes).
+
+    Parameters
+    ----------
+    source : path or stream
+        The file (gzip read by content).
+    descriptions : bool, optional
+        Also return the descriptions.
+
+    Returns
+    -------
+    dict
+        {name: genes} in column order (repeats within a set dropped; ``.input`` says what was
+        read); with ``descriptions=True`` a pair ({name: genes}, {name: description}).
+
+    See Also
+    --------
+    write_gmx : the inverse.
+    oclstat.io.read_gmt : the row layout.
+
+    Notes
+    -----
+    A column without genes is skipped and named in ``input``; repeated set names and empty
+    names raise ``ValueError`` naming the column.
+
+    References
+    ----------
+    .. [1] Broad Institute, GSEA User Guide: GMX file format (Data formats).
+
+    Examples
+    --------
+    >>> import io
+    >>> read_gmx(io.StringIO("UP\\tDOWN\\n#d1\\t#d2\\nG1\\tG3\\nG2\\tG4\\n"), descriptions=True)
+    ({'UP': ['G1', 'G2'], 'DOWN': ['G3', 'G4']}, {'UP': '#d1', 'DOWN': '#d2'})
+    """
+    text, where = open_text(source)
+    rows = [ln.split("\t") for ln in text.splitlines()]
+    while rows and not any(f.strip() for f in rows[-1]):
+        rows.pop()
+    if len(rows) < 2:
+        raise ValueError(f"{where}: a GMX file needs a row of set names and a row of "
+                         "descriptions")
+    width = max(len(r) for r in rows)
+    rows = [r + [""] * (width - len(r)) for r in rows]
+    while width and all(not r[width - 1].strip() for r in rows):
+        width -= 1
+    sets, desc, empty = GeneSets(), {}, []
+    for j in range(width):
+        name = rows[0][j].strip()
+        if not name:
+            raise ValueError(f"{where} column {j + 1}: empty gene-set name")
+        if name in desc:
+            raise ValueError(f"{where} column {j + 1}: gene set {name!r} appears twice")
+        desc[name] = rows[1][j].strip()
+        genes = list(dict.fromkeys(r[j].strip() for r in rows[2:] if r[j].strip()))
+        if genes:
+            sets[name] = genes
+        else:
+            empty.append(f"{name!r} (column {j + 1})")
+    if not sets:
+        raise ValueError(f"{where}: no gene sets found")
+    desc = {k: v for k, v in desc.items() if k in sets}
+    notes = (f"{len(empty)} set(s) with no genes skipped: {', '.join(empty[:3])}",) if empty \
+        else ()
+    sets.input = ReadInfo(where, "GMX gene sets", (len(sets),), notes=notes)
+    return (sets, desc) if descriptions else sets
+
+
+def write_gmx(sets: dict, dest, *, descriptions: dict | None = None) -> None:
+    """Write {name: genes} as GMX (one set per column).
+
+    Parameters
+    ----------
+    sets : dict
+        {name: genes}.
+    dest : path or file object
+        Where to write.
+    descriptions : dict, optional
+        {name: description} (default ``na``).
+
+    Returns
+    -------
+    None
+
+    See Also
+    --------
+    read_gmx : the inverse.
+
+    Notes
+    -----
+    Tabs and line ends inside names or genes are refused.
+
+    References
+    ----------
+    .. [1] Broad Institute, GSEA User Guide: GMX file format (Data formats).
+
+    Examples
+    --------
+    >>> import io
+    >>> out = io.StringIO(); write_gmx({"S1": ["A", "B"], "S2": ["C"]}, out)
+    >>> out.getvalue()
+    'S1\\tS2\\nna\\tna\\nA\\tC\\nB\\t\\n'
+    """
+    names = list(sets)
+    columns = [[str(n), str((descriptions or {}).get(n, "na")), *map(str, sets[n])]
+               for n in names]
+    for col in columns:
+        for fld in col:
+            if any(c in fld for c in "\t\r\n"):
+                raise ValueError(f"sets: {fld!r} (set {col[0]!r}) holds a tab or a line end, "
+                                 "which GMX cannot hold")
+    depth = max((len(c) for c in columns), default=0)
+    with _text(dest, "w") as (fh, _):
+        for i in range(depth):
+            fh.write("\t".join(c[i] if i < len(c) else "" for c in columns) + "\n")
