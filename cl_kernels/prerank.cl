@@ -14,8 +14,10 @@
  *
  *   prerank_null        work-item p draws, from MRG31k3p stream first + p, one sequence of
  *                       sizes[n_sizes - 1] distinct positions, keeps its prefix sorted (insertion)
- *                       with its total weight, and writes the ES of the prefix of each needed
- *                       size: es[p * n_sizes + j] for sizes[j] (ascending, distinct).
+ *                       and writes, for each of n_rank rankings (weights w[q n .. q n + n)),
+ *                       the ES of the prefix of each needed size: es[(p n_rank + q) n_sizes + j]
+ *                       for sizes[j] (ascending, distinct). The draw is shared: every ranking's
+ *                       null is the one a run on that ranking alone gets from the same seed.
  *   prerank_ml_start    chain c (group g = c / S, one set size and direction per group) starts
  *                       as a uniform random set of size k_g and writes its positive ES (the
  *                       running sum's maximum) and whether its ES is > 0.
@@ -118,10 +120,18 @@ inline int prerank_exceeds(__global const uint *pos, const uint k, const long nr
     return 0;
 }
 
+inline long prerank_total(__global const uint *pos, const uint k, __global const long *w,
+                          const uint n, const uint dir)
+{
+    long nr = 0;
+    for (uint h = 0; h < k; h++) nr += prerank_w(w, n, dir, pos[h]);
+    return nr;
+}
+
 __kernel void prerank_null(__global const uint *states, const ulong first, const uint n_perm,
-                           __global const long *w, const uint n, __global const uint *sizes,
-                           const uint n_sizes, const uint score, __global uint *members,
-                           __global REAL *es)
+                           __global const long *w, const uint n, const uint n_rank,
+                           __global const uint *sizes, const uint n_sizes, const uint score,
+                           __global uint *members, __global REAL *es)
 {
     const uint p = get_global_id(0);
     if (p >= n_perm) return;
@@ -129,17 +139,21 @@ __kernel void prerank_null(__global const uint *states, const ulong first, const
     mrg31k3p_load(&st, states, first + p);
     const uint kmax = sizes[n_sizes - 1u];
     __global uint *pos = members + (ulong)p * kmax;
-    long nr = 0;
     uint next = 0u;
     for (uint k = 0; k < kmax; k++) {
         uint r;
         do {
             r = mrg31k3p_below(&st, n);
         } while (!prerank_insert(pos, k, r));
-        nr += w[r];
         if (sizes[next] == k + 1u) {
-            REAL top;
-            es[(ulong)p * n_sizes + next] = prerank_es(pos, k + 1u, nr, w, n, 0u, score, &top);
+            /* one random set of positions, scored on every ranking (each its own weights) */
+            for (uint q = 0; q < n_rank; q++) {
+                __global const long *wq = w + (ulong)q * n;
+                REAL top;
+                es[((ulong)p * n_rank + q) * n_sizes + next] =
+                    prerank_es(pos, k + 1u, prerank_total(pos, k + 1u, wq, n, 0u), wq, n, 0u,
+                               score, &top);
+            }
             next++;
         }
     }
@@ -168,13 +182,6 @@ inline void prerank_draw(mrg31k3p_state *st, __global uint *pos, const uint k, c
     }
 }
 
-inline long prerank_total(__global const uint *pos, const uint k, __global const long *w,
-                          const uint n, const uint dir)
-{
-    long nr = 0;
-    for (uint h = 0; h < k; h++) nr += prerank_w(w, n, dir, pos[h]);
-    return nr;
-}
 
 __kernel void prerank_ml_start(__global uint *states, __global const long *w,
                                const uint n, const uint S, __global const uint *group_k,

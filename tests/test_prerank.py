@@ -380,6 +380,35 @@ def test_score_type_pos_and_neg_are_the_running_sums_extremes(rt):
         oclstat.gsea_prerank(stat, sets, score_type="both", device=rt)
 
 
+def test_a_table_of_rankings_gives_each_columns_own_result(rt):
+    """Several rankings at once (one random draw scored on every ranking): each column's
+    table equals a run on that column alone with the same seed, multilevel p-values
+    included, bit for bit."""
+    rng = np.random.default_rng(3)
+    genes = [f"G{i}" for i in range(3000)]
+    frame = pd.DataFrame(rng.normal(size=(3000, 4)), index=genes,
+                         columns=["treated", "knockout", "day 3", "day 7"])
+    frame.iloc[:40, 0] += 2.0
+    frame.iloc[100:140, 2] -= 2.0
+    sets = {f"s{i}": list(rng.choice(genes, int(rng.integers(15, 120)), replace=False))
+            for i in range(40)}
+    sets["top"], sets["mid"] = genes[:40], genes[100:140]
+    many = oclstat.gsea_prerank(frame, sets, seed=5, n_resamples=1000, device=rt)
+    assert list(many) == list(frame.columns)
+    assert many["treated"].n_multilevel >= 1 and many["day 3"].n_multilevel >= 1
+    for column in frame.columns:
+        alone = oclstat.gsea_prerank(frame[column], sets, seed=5, n_resamples=1000, device=rt)
+        pd.testing.assert_frame_equal(many[column].table, alone.table)
+        assert many[column].ranking.name == column
+    assert many["treated"].table.index[0] == "top" and many["day 3"].table.index[0] == "mid"
+    with pytest.raises(ValueError, match="ranking 'knockout' has 1 missing statistics"):
+        broken = frame.copy()
+        broken.iloc[5, 1] = np.nan
+        oclstat.gsea_prerank(broken, sets, device=rt)
+    with pytest.raises(ValueError, match="2 numeric columns and no gene index"):
+        oclstat.gsea_prerank(frame.iloc[:, :2].reset_index(drop=True), sets, device=rt)
+
+
 def _nested_sets():
     """3,000 genes, three shifted blocks (A at the top, B in the middle, C at the bottom), sets
     inside and around them, one set across A and B, and a random one."""
@@ -486,3 +515,29 @@ def test_fgsea_rule_when_both_extremes_are_equal(rt):
     from oclstat._gsea.core import enrichment_score
 
     assert enrichment_score(stats.to_numpy(), np.array([9, 10, 11]))[0] == pytest.approx(-0.5)
+
+
+def test_command_line_runs_a_table_of_rankings(tmp_path, capsys):
+    rng = np.random.default_rng(9)
+    genes = [f"G{i}" for i in range(1500)]
+    frame = pd.DataFrame(rng.normal(size=(1500, 3)), index=pd.Index(genes, name="gene"),
+                         columns=["A", "B", "C"])
+    frame.iloc[:30, 1] += 2.5
+    path = tmp_path / "rankings.tsv"
+    frame.to_csv(path, sep="\t")
+    gmt = tmp_path / "s.gmt"
+    oclstat.io.write_gmt({"top": genes[:30], "any": genes[700:760]}, gmt)
+    out, report = tmp_path / "out.tsv", tmp_path / "rep"
+    from oclstat.cli import main
+
+    assert main(["prerank", "--rnk", str(path), "--gmt", str(gmt), "--seed", "4",
+                 "--resamples", "300", "--out", str(out), "--report", str(report)]) == 0
+    table = pd.read_csv(out, sep="\t")
+    assert list(table.columns[:2]) == ["ranking", "pathway"]
+    assert sorted(set(table["ranking"])) == ["A", "B", "C"]
+    alone = oclstat.gsea_prerank(frame["B"], {"top": genes[:30], "any": genes[700:760]},
+                                 seed=4, n_resamples=300).table
+    got = table[table["ranking"] == "B"].set_index("pathway")
+    np.testing.assert_allclose(got.loc[alone.index, "pval"], alone["pval"], rtol=1e-5)
+    assert (report / "B" / "gsea_report_for_na_pos.tsv").is_file()
+    assert "B: 2 sets, 1 with padj < 0.05; top top" in capsys.readouterr().out

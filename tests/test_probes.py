@@ -78,7 +78,7 @@ def by_definition(frame, chip, mode):
             elif mode == "Sum_of_probes":
                 out[g, j] = v.sum()
             else:
-                out[g, j] = v[int(np.argmax(np.abs(v)))]
+                out[g, j] = v[np.abs(v) == np.abs(v).max()].max()   # a over -a
     return pd.DataFrame(out, index=list(rows), columns=frame.columns)
 
 
@@ -131,9 +131,9 @@ def test_collapse_options_and_bad_input():
     # without a chip, rows that share a name are collapsed
     dup = pd.DataFrame({"a": [1.0, 5.0, 2.0]}, index=["G", "G", "H"])
     assert collapse_probes(dup, mode="Max_probe")["a"].to_dict() == {"G": 5.0, "H": 2.0}
-    series = collapse_probes(pd.Series([1.0, -4.0, 2.0], index=["G", "G", "H"], name="t"),
-                             mode="Abs_max_of_probes")
-    assert series.to_dict() == {"G": -4.0, "H": 2.0} and series.name == "t"
+    series = collapse_probes(pd.Series([1.0, -4.0, 2.0, -3.0, 3.0], index=list("GGHKK"),
+                                       name="t"), mode="Abs_max_of_probes")
+    assert series.to_dict() == {"G": -4.0, "H": 2.0, "K": 3.0} and series.name == "t"
 
 
 def test_gct_with_repeated_names_names_the_collapse_options(tmp_path):

@@ -193,3 +193,20 @@ def test_a_damaged_or_foreign_file_names_itself(tmp_path):
     path.write_bytes("S\tna\tG\xe9ne\n".encode("latin-1"))
     with pytest.raises(ValueError, match="latin.gmt: not UTF-8"):
         read_gmt(path)
+
+
+def test_plain_gct_rows_read_as_the_general_tokenizer_reads_them(tmp_path):
+    """Plain data rows take a fast path; a quoted field sends the file through the general
+    tokenizer: both give the same frame."""
+    rng = np.random.default_rng(1)
+    values = rng.normal(size=(50, 4)).round(6)
+    rows = [f"1007_s_at{i}\tna\t" + "\t".join(repr(float(v)) for v in row)
+            for i, row in enumerate(values)]
+    head = "#1.2\n50\t4\nNAME\tDescription\ta\tb\tc\td\n"
+    plain, quoted = tmp_path / "plain.gct", tmp_path / "quoted.gct"
+    plain.write_text(head + "\n".join(rows) + "\n")
+    quoted.write_text(head + "\n".join(rows[:-1]) + '\n"' + rows[-1].replace("\t", '"\t', 1)
+                      + "\n")
+    a, b = oclstat.io.read_gct(plain), oclstat.io.read_gct(quoted)
+    pd.testing.assert_frame_equal(a, b)
+    np.testing.assert_array_equal(a.to_numpy(), values)

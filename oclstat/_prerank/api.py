@@ -44,7 +44,7 @@ def gsea_prerank(
     device=None,
     client=None,
     progress=None,
-) -> PrerankResult:
+) -> PrerankResult | dict:
     """Preranked gene set enrichment analysis with gene-set permutations on the device, as
     fgsea computes it.
 
@@ -52,7 +52,11 @@ def gsea_prerank(
     ----------
     ranking : Series, DataFrame, dict or path
         One statistic per gene (a Series indexed by gene, a two-column table gene/statistic,
-        a dict, or an ``.rnk`` file); genes are ranked by decreasing statistic.
+        a dict, or an ``.rnk`` file); genes are ranked by decreasing statistic. A DataFrame
+        of several numeric columns indexed by gene is several rankings (contrasts, cell
+        types), run together: each random gene set is drawn once and scored on every
+        ranking, and each column's result equals a run on that column alone with the same
+        seed.
     gene_sets : dict or path
         {name: genes} or a GMT file.
     n_resamples : int, optional
@@ -100,9 +104,10 @@ def gsea_prerank(
 
     Returns
     -------
-    PrerankResult
+    PrerankResult or dict
         ``table`` in fgsea's columns (pathway, pval, padj, log2err, ES, NES, size,
-        leadingEdge), sorted by p-value; ``to_frame()`` gives it with a pathway column.
+        leadingEdge), sorted by p-value; ``to_frame()`` gives it with a pathway column. For
+        a table of rankings, a dict {column: PrerankResult}.
 
     See Also
     --------
@@ -157,17 +162,21 @@ def gsea_prerank(
     sample_size += 1 - sample_size % 2
     ranking = probes_to_genes(ranking, chip, collapse, collapse_mode, "ranking")
     _, _, gene_sets, ranking = read_paths(gene_sets=gene_sets, ranking=ranking)
-    stats, names = _ranking(as_labelled(ranking, "ranking"))
-    rank = Ranking.from_stats(stats, names, weight=weight)
-    sets, n_filtered = _gene_sets(gene_sets, rank.names, min_size, max_size, case_sensitive,
-                                  what="ranking")
-    set_names = list(sets)
-    positions = [np.sort(sets[s]).astype(np.uint32) for s in set_names]
-    sizes = np.unique([p.size for p in positions])
-    size_index = np.searchsorted(sizes, [p.size for p in positions])
+    columns, stat_list, names = _rankings(as_labelled(ranking, "ranking"))
+    ranks = [Ranking.from_stats(stats, names, weight=weight) for stats in stat_list]
     words = fresh_seed() if seed is None else as_seed(seed)
+    prepared = []
+    for rank in ranks:
+        sets, n_filtered = _gene_sets(gene_sets, rank.names, min_size, max_size,
+                                      case_sensitive, what="ranking")
+        positions = [np.sort(sets[s]).astype(np.uint32) for s in sets]
+        prepared.append((rank, sets, positions))
+    set_names = list(prepared[0][1])
+    sizes = np.unique([p.size for p in prepared[0][2]])
+    size_index = np.searchsorted(sizes, [p.size for p in prepared[0][2]])
 
     runner, owned = executor(device, client)
+    outcomes = []
     try:
         rt = None
         if runner is None:
@@ -175,50 +184,88 @@ def gsea_prerank(
                              "gsea")
         dtype = as_float_dtype(dtype) if dtype is not None else (
             rt.default_real() if rt is not None else np.dtype(np.float64))
-        es_obs = tasks.observed(runner, rt, rank.weights, sizes, positions, dtype=dtype,
-                                score_type=score_type)
-        # fgsea's rule: equally high positive and negative extremes give ES = 0 (the null's
-        # ES keep fgsea's first-extreme rule); one-sided scores have no such tie
-        balanced = np.array([score_type == "std"
-                             and balanced_extremes(rank.weights[p], p, len(rank.names))
-                             for p in positions], dtype=bool)
-        es_obs = np.where(balanced, 0.0, es_obs).astype(es_obs.dtype)
-        counts = tasks.simple_null(runner, rt, rank.weights, sizes, positions, es_obs,
-                                   words=words, n_resamples=n_resamples, dtype=dtype,
-                                   score_type=score_type, progress=progress)
         label = rt.info.label if rt is not None else f"tasks on {type(runner).__name__}"
-        summary = null_statistics(counts, es_obs, size_index, score_type)
-        pval, nes = summary.pval.copy(), summary.nes.copy()
-        log2err = simple_error(summary.n_more, n_resamples)
-        ml = np.zeros(len(set_names), dtype=bool)
-        if method == "multilevel":
-            unbalanced = summary.mode < 10
-            pval[unbalanced] = nes[unbalanced] = log2err[unbalanced] = np.nan
-            ml = _needs_multilevel(summary, n_resamples, sample_size) & ~unbalanced
-            if ml.any():
-                pval, log2err = _multilevel(runner, rt, rank, positions, es_obs, summary, ml,
-                                            pval, log2err, n_resamples=n_resamples,
-                                            sample_size=sample_size, eps=eps, words=words,
-                                            dtype=dtype, score_type=score_type,
-                                            progress=progress)
+        observed = []
+        for rank, _, positions in prepared:
+            es_obs = tasks.observed(runner, rt, rank.weights, sizes, positions, dtype=dtype,
+                                    score_type=score_type)
+            # fgsea's rule: equally high positive and negative extremes give ES = 0 (the
+            # null's ES keep fgsea's first-extreme rule); one-sided scores have no such tie
+            balanced = np.array([score_type == "std"
+                                 and balanced_extremes(rank.weights[p], p, len(rank.names))
+                                 for p in positions], dtype=bool)
+            observed.append((np.where(balanced, 0.0, es_obs).astype(es_obs.dtype), balanced))
+        all_counts = tasks.simple_null_many(
+            runner, rt, np.vstack([r.weights for r in ranks]), sizes,
+            [p for _, _, p in prepared], [es for es, _ in observed], words=words,
+            n_resamples=n_resamples, dtype=dtype, score_type=score_type, progress=progress)
+        for (rank, _, positions), (es_obs, _), counts in zip(prepared, observed, all_counts,
+                                                             strict=True):
+            summary = null_statistics(counts, es_obs, size_index, score_type)
+            pval, nes = summary.pval.copy(), summary.nes.copy()
+            log2err = simple_error(summary.n_more, n_resamples)
+            ml = np.zeros(len(set_names), dtype=bool)
+            if method == "multilevel":
+                unbalanced = summary.mode < 10
+                pval[unbalanced] = nes[unbalanced] = log2err[unbalanced] = np.nan
+                ml = _needs_multilevel(summary, n_resamples, sample_size) & ~unbalanced
+                if ml.any():
+                    pval, log2err = _multilevel(runner, rt, rank, positions, es_obs, summary,
+                                                ml, pval, log2err, n_resamples=n_resamples,
+                                                sample_size=sample_size, eps=eps,
+                                                words=words, dtype=dtype,
+                                                score_type=score_type, progress=progress)
+            outcomes.append((pval, nes, log2err, ml))
     finally:
         if owned:
             runner.close()
-    unbalanced = np.isnan(pval)
-    if unbalanced.any():
-        warnings.warn(f"{int(unbalanced.sum())} gene sets have (almost) no null ES of their "
-                      "sign (the statistics are nearly all of one sign): their p-values and NES "
-                      "are NaN, as fgsea's; more resamples may help", UserWarning, stacklevel=2)
-    table = _table(rank, set_names, positions, es_obs, nes, pval, log2err, balanced,
-                   score_type)
-    return PrerankResult(
-        table=table,
-        ranking=pd.Series(rank.stats, index=pd.Index(rank.names, name="gene")),
-        gene_sets={s: [rank.names[g] for g in sets[s]] for s in set_names},
-        method=method, weight=weight, n_resamples=n_resamples, sample_size=sample_size,
-        eps=eps, n_filtered=n_filtered, n_multilevel=int(ml.sum()), device=label,
-        input=input_of(ranking, gene_sets), score_type=score_type,
-    )
+    results = {}
+    for column, (rank, sets, positions), (es_obs, balanced), (pval, nes, log2err, ml) in zip(
+            columns, prepared, observed, outcomes, strict=True):
+        unbalanced = np.isnan(pval)
+        if unbalanced.any():
+            where = "" if column is None else f"ranking {column!r}: "
+            warnings.warn(f"{where}{int(unbalanced.sum())} gene sets have (almost) no null ES "
+                          "of their sign (the statistics are nearly all of one sign): their "
+                          "p-values and NES are NaN, as fgsea's; more resamples may help",
+                          UserWarning, stacklevel=2)
+        table = _table(rank, set_names, positions, es_obs, nes, pval, log2err, balanced,
+                       score_type)
+        results[column] = PrerankResult(
+            table=table,
+            ranking=pd.Series(rank.stats, index=pd.Index(rank.names, name="gene"),
+                              name=column),
+            gene_sets={s: [rank.names[g] for g in sets[s]] for s in set_names},
+            method=method, weight=weight, n_resamples=n_resamples, sample_size=sample_size,
+            eps=eps, n_filtered=n_filtered, n_multilevel=int(ml.sum()), device=label,
+            input=input_of(ranking, gene_sets), score_type=score_type,
+        )
+    return results[None] if None in results else results
+
+
+def _rankings(ranking) -> tuple[list, list, list]:
+    """``(columns, statistics, genes)``: one ranking (columns ``[None]``) or a table of
+    rankings, one numeric column each, indexed by gene (GSEApy's several rankings at once)."""
+    if (isinstance(ranking, pd.DataFrame) and ranking.shape[1] >= 2
+            and all(ranking[c].dtype.kind in "iuf" for c in ranking.columns)):
+        if isinstance(ranking.index, pd.RangeIndex):
+            raise ValueError(f"ranking: {ranking.shape[1]} numeric columns and no gene index; "
+                             "a table needs two columns (gene, statistic), or numeric columns "
+                             "indexed by gene (several rankings)")
+        columns = [str(c) for c in ranking.columns]
+        if len(set(columns)) != len(columns):
+            raise ValueError("ranking: a table of rankings names a column twice")
+        stat_list, names = [], None
+        for c in ranking.columns:
+            if ranking[c].isna().any():
+                raise ValueError(f"ranking {str(c)!r} has {int(ranking[c].isna().sum())} "
+                                 "missing statistics: rankings run together must rank the same "
+                                 "genes (run that column on its own without them)")
+            stats, names = _ranking(ranking[c])
+            stat_list.append(stats)
+        return columns, stat_list, names
+    stats, names = _ranking(ranking)
+    return [None], [stats], names
 
 
 def _needs_multilevel(summary, n_resamples, sample_size) -> np.ndarray:

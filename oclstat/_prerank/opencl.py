@@ -58,8 +58,9 @@ class SimpleCounts:
 
 
 class Plan:
-    """The ranking's fixed-point weights, the needed sizes and the score type (fgsea's
-    ``scoreType``: "std", "pos" or "neg") on one device."""
+    """The fixed-point weights of one ranking (a vector) or of several rankings of the same
+    genes (rankings x genes), the needed sizes and the score type (fgsea's ``scoreType``:
+    "std", "pos" or "neg") on one device."""
 
     def __init__(self, rt, weights: np.ndarray, sizes: np.ndarray, dtype,
                  score_type: str = "std"):
@@ -67,15 +68,17 @@ class Plan:
         self.score_type = score_type
         self.score = _U32(SCORE_TYPES[score_type])
         self.real = np.dtype(dtype)
-        self.n = int(weights.size)
+        weights = np.atleast_2d(np.asarray(weights, dtype=np.int64))
+        self.n_rank, self.n = int(weights.shape[0]), int(weights.shape[1])
         self.sizes = np.unique(np.asarray(sizes, dtype=np.int64)).astype(_U32)
         self.defines = rt.real_defines(self.real)
-        self.w = rt.to_device(np.ascontiguousarray(weights, dtype=np.int64), writable=False)
+        self.w = rt.to_device(np.ascontiguousarray(weights.ravel()), writable=False)
         self.sizes_buf = rt.to_device(self.sizes, writable=False)
         kmax = int(self.sizes[-1])
-        per_perm = kmax * 4 + self.sizes.size * self.real.itemsize
+        per_perm = kmax * 4 + self.n_rank * self.sizes.size * self.real.itemsize
         cap = 65536 if rt.gpu_schedule else 4096
-        by_buffer = rt.info.max_alloc // max(kmax * 4, self.sizes.size * self.real.itemsize)
+        by_buffer = rt.info.max_alloc // max(kmax * 4, self.n_rank * self.sizes.size
+                                             * self.real.itemsize)
         self.batch = int(max(1, min(cap, rt.max_items(per_perm, fraction=0.25), by_buffer)))
 
     def kernel(self, name):
@@ -104,39 +107,49 @@ def _fixed(x: np.ndarray) -> np.ndarray:
 def simple_counts(plan: Plan, positions: list[np.ndarray], es_obs: np.ndarray, *, words,
                   first: int, count: int) -> SimpleCounts:
     """Permutations ``first .. first + count - 1`` (MRG31k3p streams of seed ``words``) reduced
-    to :class:`SimpleCounts` against the observed ES of every set."""
+    to :class:`SimpleCounts` against the observed ES of every set (one ranking)."""
+    return simple_counts_many(plan, [positions], [es_obs], words=words, first=first,
+                              count=count)[0]
+
+
+def simple_counts_many(plan: Plan, positions: list, es_obs: list, *, words, first: int,
+                       count: int) -> list:
+    """:func:`simple_counts` of every ranking of ``plan`` (``positions[q]``, ``es_obs[q]``:
+    ranking q's sets, of the same sizes in every ranking) from one pass: each random set is
+    drawn once and scored on every ranking, so ranking q's counts equal a run on it alone."""
     rt, sizes = plan.rt, plan.sizes
-    n_sizes, kmax = sizes.size, int(sizes[-1])
-    set_size_index = np.searchsorted(sizes, [p.size for p in positions])
+    n_sizes, kmax, n_rank = sizes.size, int(sizes[-1]), plan.n_rank
+    set_size_index = np.searchsorted(sizes, [p.size for p in positions[0]])
     by_size = [np.flatnonzero(set_size_index == j) for j in range(n_sizes)]
     batch = min(plan.batch, count)
     members = rt.empty(batch * kmax * 4)
-    es_buf = rt.empty(batch * n_sizes * plan.real.itemsize)
-    table = np.empty((batch, n_sizes), dtype=plan.real)
-    out = SimpleCounts(np.zeros(n_sizes, np.int64), np.zeros(n_sizes, np.int64),
-                       np.zeros(n_sizes, np.int64), np.zeros(n_sizes, np.int64),
-                       np.zeros((len(positions), 2), np.int64), 0)
+    es_buf = rt.empty(batch * n_rank * n_sizes * plan.real.itemsize)
+    table = np.empty((batch, n_rank, n_sizes), dtype=plan.real)
+    outs = [SimpleCounts(np.zeros(n_sizes, np.int64), np.zeros(n_sizes, np.int64),
+                         np.zeros(n_sizes, np.int64), np.zeros(n_sizes, np.int64),
+                         np.zeros((len(positions[0]), 2), np.int64), 0) for _ in range(n_rank)]
     for f in range(first, first + count, batch):
         c = min(batch, first + count - f)
         states = rt.to_device(create_stream_states(words, c, first=f), writable=False)
         rt.launch(plan.kernel("null"), c, states, _U64(0), _U32(c), plan.w, _U32(plan.n),
-                  plan.sizes_buf, _U32(n_sizes), plan.score, members, es_buf)
+                  _U32(n_rank), plan.sizes_buf, _U32(n_sizes), plan.score, members, es_buf)
         part = table[:c]
         rt.read(es_buf, part)
-        null = part.astype(np.float64)
-        out.n_ge0 += (null >= 0).sum(axis=0)
-        out.n_le0 += (null <= 0).sum(axis=0)
-        out.sum_pos += _fixed(np.maximum(null, 0.0)).sum(axis=0)
-        out.sum_neg += _fixed(np.minimum(null, 0.0)).sum(axis=0)
-        for j, sets in enumerate(by_size):
-            if sets.size == 0:
-                continue
-            col = np.sort(null[:, j])
-            obs = es_obs[sets]
-            out.n_more[sets, 0] += c - np.searchsorted(col, obs, side="left")
-            out.n_more[sets, 1] += np.searchsorted(col, obs, side="right")
-        out.count += c
-    return out
+        for q, out in enumerate(outs):
+            null = part[:, q, :].astype(np.float64)
+            out.n_ge0 += (null >= 0).sum(axis=0)
+            out.n_le0 += (null <= 0).sum(axis=0)
+            out.sum_pos += _fixed(np.maximum(null, 0.0)).sum(axis=0)
+            out.sum_neg += _fixed(np.minimum(null, 0.0)).sum(axis=0)
+            for j, sets in enumerate(by_size):
+                if sets.size == 0:
+                    continue
+                col = np.sort(null[:, j])
+                obs = es_obs[q][sets]
+                out.n_more[sets, 0] += c - np.searchsorted(col, obs, side="left")
+                out.n_more[sets, 1] += np.searchsorted(col, obs, side="right")
+            out.count += c
+    return outs
 
 
 class Chains:

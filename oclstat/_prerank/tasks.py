@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._scale import Task, run, task_runtime
-from .opencl import Plan, climb, observed_es, simple_counts
+from .opencl import Plan, climb, observed_es, simple_counts_many
 
 #: Permutations per task (at most MAX_TASKS tasks).
 TASK_PERMUTATIONS = 8192
@@ -33,7 +33,7 @@ def pieces(total: int, per_task: int) -> list[tuple[int, int]]:
 def _simple(inputs, words, first, count):
     weights, sizes, positions, es_obs, dtype, score_type = inputs
     plan = Plan(task_runtime(), weights, sizes, dtype, score_type)
-    return simple_counts(plan, positions, es_obs, words=words, first=first, count=count)
+    return simple_counts_many(plan, positions, es_obs, words=words, first=first, count=count)
 
 
 def _climb(inputs, groups, sample_size, words, first):
@@ -57,10 +57,20 @@ def observed(client, rt, weights, sizes, positions, *, dtype, score_type="std"):
 
 def simple_null(client, rt, weights, sizes, positions, es_obs, *, words, n_resamples, dtype,
                 score_type="std", progress=None):
-    """The simple null's counts (on ``rt``, else merged over tasks on ``client``)."""
+    """The simple null's counts of one ranking (on ``rt``, else merged over tasks on
+    ``client``)."""
+    return simple_null_many(client, rt, np.atleast_2d(weights), sizes, [positions], [es_obs],
+                            words=words, n_resamples=n_resamples, dtype=dtype,
+                            score_type=score_type, progress=progress)[0]
+
+
+def simple_null_many(client, rt, weights, sizes, positions, es_obs, *, words, n_resamples,
+                     dtype, score_type="std", progress=None):
+    """The simple null's counts of every ranking (rows of ``weights``; ``positions[q]`` and
+    ``es_obs[q]`` ranking q's sets) from shared draws: a list, one per ranking."""
     if client is None:
-        return simple_counts(Plan(rt, weights, sizes, dtype, score_type), positions, es_obs,
-                             words=words, first=0, count=n_resamples)
+        return simple_counts_many(Plan(rt, weights, sizes, dtype, score_type), positions,
+                                  es_obs, words=words, first=0, count=n_resamples)
     inputs = client.scatter((weights, sizes, positions, es_obs, np.dtype(dtype), score_type),
                             broadcast=True)
     parts = pieces(n_resamples, TASK_PERMUTATIONS)
@@ -68,7 +78,7 @@ def simple_null(client, rt, weights, sizes, positions, es_obs, *, words, n_resam
                   progress=progress, desc="prerank tasks")
     total = results[0]
     for r in results[1:]:
-        total = total + r
+        total = [a + b for a, b in zip(total, r, strict=True)]
     return total
 
 

@@ -101,7 +101,35 @@ def _frame(names, descriptions, samples, rows, where: str, info: ReadInfo,
     return frame
 
 
+def _plain_rows(lines, n_lead, n_samples):
+    """The data rows when every line is plain (no quotes, exactly the expected fields, numbers
+    Python reads as they are written): ``(names, descriptions, values)``; None otherwise, and
+    the general tokenizer reads them (missing values, decimal commas, trailing tabs, ...)."""
+    want = n_lead + n_samples
+    names, descriptions, cells = [], [], []
+    for _, line in lines:
+        if '"' in line:
+            return None
+        parts = line.split("\t")
+        if len(parts) != want:
+            return None
+        row = parts[n_lead:]
+        if "_" in "".join(row):           # 1_000: Python reads it, the general reader not
+            return None
+        names.append(parts[0].strip())
+        descriptions.append(parts[1].strip() if n_lead > 1 else "")
+        cells.append(row)
+    try:
+        values = np.array(cells, dtype=np.float64).reshape(len(cells), n_samples)
+    except ValueError:
+        return None
+    return names, descriptions, list(values)
+
+
 def _data_rows(lines, n_lead, n_samples, where, notes):
+    plain = _plain_rows(lines, n_lead, n_samples)
+    if plain is not None:
+        return plain
     names, descriptions, rows = [], [], []
     for no, line in lines:
         fields = _trim(split_fields(line, "\t"), n_lead + n_samples, f"{where} line {no}", notes)

@@ -69,7 +69,7 @@ def run(args) -> int:
     from .._prerank import gsea_prerank
     from ..report import write_gsea_report
 
-    ranking = collapsed(read_rnk(args.rnk, header=args.header), args)
+    ranking = collapsed(_read_rankings(args), args)
     sets = read_gene_set_file(args.gmt)
     info = combined([ranking.attrs.get("input"), sets.input])
     client = scheduler_client(args.scheduler)
@@ -86,6 +86,8 @@ def run(args) -> int:
         if client is not None:
             client.close()
     elapsed = time.perf_counter() - t0
+    if isinstance(res, dict):
+        return _many(args, res, ranking, info, elapsed)
     with output(args.out, "--out") as fh:
         if fh is not None:
             res.to_tsv(fh)
@@ -114,4 +116,60 @@ def run(args) -> int:
          f"{args.max_size}), {args.resamples} random sets per size, {res.method}"
          f" ({res.n_multilevel} sets by multilevel splitting): "
          f"{int((t['padj'] < 0.05).sum())} with padj < 0.05; {res.device}, {elapsed:.2f} s")
+    return 0
+
+
+def _read_rankings(args):
+    """One ranking (.rnk: gene and statistic), or a table of rankings (a header row, the genes
+    in the first column, one numeric column per ranking) when the file has more columns."""
+    from .._readers import open_text, read_frame
+
+    text, _ = open_text(args.rnk)
+    first = next((ln for ln in text.splitlines() if ln.strip() and not ln.startswith("#")), "")
+    if len(first.split("\t")) <= 2:
+        return read_rnk(args.rnk, header=args.header)
+    frame = read_frame(args.rnk, header=True)
+    table = frame.set_index(frame.columns[0])
+    bad = [c for c in table.columns if table[c].dtype.kind not in "iuf"]
+    if bad:
+        raise ValueError(f"--rnk: a table of rankings holds a gene column, then numeric "
+                         f"columns; {bad[0]!r} is not numeric")
+    table.attrs["input"] = frame.attrs.get("input")
+    return table
+
+
+def _many(args, results: dict, table, info, elapsed: float) -> int:
+    """Several rankings: one fgsea table with a leading ``ranking`` column, one report folder
+    per ranking, one summary line each."""
+    import pandas as pd
+
+    from .._gsea.folder import safe_name
+    from ..report import write_gsea_report
+
+    frames = []
+    for column, res in results.items():
+        frame = res.to_frame()
+        frame.insert(0, "ranking", column)
+        frame["leadingEdge"] = [";".join(g) for g in frame["leadingEdge"]]
+        frames.append(frame)
+    with output(args.out, "--out") as fh:
+        if fh is not None:
+            pd.concat(frames).to_csv(fh, sep="\t", index=False, float_format="%.6g")
+    for column, res in results.items():
+        t = res.table
+        top = t.index[0] if len(t) else "-"
+        say(args, f"{column}: {len(t)} sets, {int((t['padj'] < 0.05).sum())} with padj < "
+            f"0.05; top {top}")
+        folder = Path(args.report) / safe_name(column) if args.report else None
+        if args.plot:
+            write_plots(res, Path(args.plot) / safe_name(column), args.plot_sets or
+                        list(res.positive.index[:1]) + list(res.negative.index[:1]))
+        if folder is not None:
+            write_gsea_report(res, folder, parameters={
+                "ranking": f"{Path(args.rnk).name}, column {column}",
+                "gene sets": Path(args.gmt).name, "seed": args.seed, "oclstat": __version__})
+    note(read_line(info),
+         f"{len(table):,} genes x {len(results)} rankings, {args.resamples} random sets per "
+         f"size drawn once for all rankings; {next(iter(results.values())).device}, "
+         f"{elapsed:.2f} s")
     return 0
