@@ -40,6 +40,7 @@ from ._readers import (
     read_expression,
     read_frame,
     read_gct,
+    read_gene_set_file,  # noqa: F401  (GMT or GMX by name; not public)
     read_gmt,
     read_gmx,
     read_rnk,

@@ -541,3 +541,18 @@ def test_command_line_runs_a_table_of_rankings(tmp_path, capsys):
     np.testing.assert_allclose(got.loc[alone.index, "pval"], alone["pval"], rtol=1e-5)
     assert (report / "B" / "gsea_report_for_na_pos.tsv").is_file()
     assert "B: 2 sets, 1 with padj < 0.05; top top" in capsys.readouterr().out
+
+
+def test_command_line_rnk_with_trailing_tabs_is_one_ranking(tmp_path):
+    """A spreadsheet export's trailing tab is not a second ranking."""
+    stat = random_ranking(400, seed=4)
+    rnk = tmp_path / "r.rnk"
+    rnk.write_text("".join(f"{g}\t{v!r}\t\n" for g, v in stat.items()))
+    gmt = tmp_path / "s.gmt"
+    oclstat.io.write_gmt({"s": list(stat.index[:20])}, gmt)
+    out = tmp_path / "out.tsv"
+    from oclstat.cli import main
+
+    assert main(["prerank", "--rnk", str(rnk), "--gmt", str(gmt), "--seed", "1",
+                 "--resamples", "50", "--out", str(out)]) == 0
+    assert "ranking" not in pd.read_csv(out, sep="\t").columns

@@ -24,12 +24,6 @@ METRICS = (
 _ALIASES = {"s2n": "signal_to_noise"}
 
 
-def read_gene_set_file(path):
-    """A GMX file (by its ``.gmx`` / ``.gmx.gz`` name) or a GMT file (any other name)."""
-    gmx = str(path).lower().endswith((".gmx", ".gmx.gz"))
-    return _io.read_gmx(path) if gmx else _io.read_gmt(path)
-
-
 def read_paths(expression=None, phenotype=None, gene_sets=None, ranking=None):
     """The inputs given as paths, read (GCT/expression, CLS, GMT or GMX, RNK); others unchanged. The
     readers' outputs carry what was read (``input``), which the result keeps."""
@@ -38,7 +32,7 @@ def read_paths(expression=None, phenotype=None, gene_sets=None, ranking=None):
 
     return (_io.read_expression(expression) if path(expression) else expression,
             _io.read_cls(phenotype) if path(phenotype) else phenotype,
-            read_gene_set_file(gene_sets) if path(gene_sets) else gene_sets,
+            _io.read_gene_set_file(gene_sets) if path(gene_sets) else gene_sets,
             _io.read_rnk(ranking) if path(ranking) else ranking)
 
 
@@ -157,7 +151,7 @@ def _weight_and_sizes(weight, n_resamples, min_size, max_size):
 
 def _gene_sets(gene_sets, names, min_size, max_size, case_sensitive, what="expression data"):
     if isinstance(gene_sets, (str, os.PathLike)):
-        gene_sets = read_gene_set_file(gene_sets)
+        gene_sets = _io.read_gene_set_file(gene_sets)
     if not isinstance(gene_sets, dict):
         raise TypeError("gene_sets must be a dict {name: genes} or a GMT path, got "
                         f"{type(gene_sets).__name__}")

@@ -43,20 +43,12 @@ def collapse_flags(p, what: str) -> None:
                         f"{what} rows that share a name are collapsed with it")
 
 
-def collapsed(data, args):
-    """``data`` collapsed as the flags ask (unchanged without --chip and --mode)."""
-    from .._readers import collapse_probes, read_chip
+def collapsed(data, args, kind: str):
+    """``data`` (``kind`` "expression" or "ranking") collapsed as the flags ask, by the same
+    path as ``gsea(chip=, collapse=, collapse_mode=)`` (unchanged without --chip and --mode)."""
+    from .._gsea.validate import probes_to_genes
 
-    if args.chip is None and args.mode is None:
-        if args.collapse.replace("_", "").lower() not in ("collapse", "nocollapse"):
-            raise ValueError(f"--collapse {args.collapse}: needs --chip")
-        return data
-    chip = read_chip(args.chip) if args.chip else None
-    out = collapse_probes(data, chip, mode=args.mode or "Max_probe", collapse=args.collapse)
-    if out is not data:
-        info = data.attrs.get("input")
-        out.attrs["input"] = info.with_notes(out.attrs["collapse"]) if info else None
-    return out
+    return probes_to_genes(data, args.chip, args.collapse, args.mode, kind)
 
 
 def write_collapse_outputs(data, folder) -> None:

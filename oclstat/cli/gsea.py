@@ -51,7 +51,7 @@ def run(args) -> int:
     keep = "keep" if (args.chip or args.mode) else "error"
     expr = (read_gct(args.gct, duplicates=keep) if args.gct
             else read_expression(args.expr, duplicates=keep))
-    expr = collapsed(expr, args)
+    expr = collapsed(expr, args, "expression")
     pheno = read_cls(args.cls)
     sets = read_gene_set_file(args.gmt)
     info = combined([expr.attrs.get("input"), pheno.input, sets.input])

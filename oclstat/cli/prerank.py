@@ -69,7 +69,7 @@ def run(args) -> int:
     from .._prerank import gsea_prerank
     from ..report import write_gsea_report
 
-    ranking = collapsed(_read_rankings(args), args)
+    ranking = collapsed(_read_rankings(args), args, "ranking")
     sets = read_gene_set_file(args.gmt)
     info = combined([ranking.attrs.get("input"), sets.input])
     client = scheduler_client(args.scheduler)
@@ -126,7 +126,7 @@ def _read_rankings(args):
 
     text, _ = open_text(args.rnk)
     first = next((ln for ln in text.splitlines() if ln.strip() and not ln.startswith("#")), "")
-    if len(first.split("\t")) <= 2:
+    if len([f for f in first.split("\t") if f.strip()]) <= 2:     # trailing tabs: one ranking
         return read_rnk(args.rnk, header=args.header)
     frame = read_frame(args.rnk, header=True)
     table = frame.set_index(frame.columns[0])
