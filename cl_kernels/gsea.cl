@@ -8,6 +8,11 @@
  *   gsea_metric      the ranking metric of every gene under PPI permutations per work-item:
  *                    each expression value is read once and added to the class sums of PPI
  *                    permutations (the 0/1 label matrix product, expression reused across them).
+ *   gsea_shuffle     continuous phenotypes: permutation p is a uniform shuffle of the samples
+ *                    (Fisher-Yates, exact integers from stream first + p): sample s takes the
+ *                    profile value of sample shuffle[p * n + s].
+ *   gsea_metric_profile  the correlation or distance of every gene with PPI shuffled profiles
+ *                    per work-item (METRIC 6-9), each expression value read once.
  *   gsea_rank        one work-group per permutation ranks the genes (descending metric; equal
  *                    values: the larger gene index first) by a bucket count on the metric range
  *                    and exact comparisons inside each bucket: rank[g] and order[r]; it also
@@ -30,8 +35,9 @@
  * device (oclstat/gsea.py computes the observed ES by the same rule).
  *
  * Build defines: REAL (double, or float without fp64), METRIC (0 signal_to_noise, 1 t_test,
- * 2 diff_of_classes, 3 ratio_of_classes, 4 log2_ratio_of_classes; the ranking key of 4 is the
- * ratio, log2 is applied for the weight only), WEIGHT_MODE (0: p = 0, 1: p = 1, 2: p = 2,
+ * 2 diff_of_classes, 3 ratio_of_classes, 4 log2_ratio_of_classes, 5 abs_signal_to_noise; the
+ * ranking key of 4 is the ratio, log2 is applied for the weight only; continuous profiles:
+ * 6 pearson, 7 cosine, 8 manhattan, 9 euclidean, Broad's definitions), WEIGHT_MODE (0: p = 0, 1: p = 1, 2: p = 2,
  * 3: p = 1.5, 4: pow(|m|, WEIGHT_P)), PPI (permutations per work-item in gsea_metric),
  * NB (buckets in gsea_rank, a multiple of the work-group size), WEIGHT_BITS (digits of the
  * largest fixed-point weight: sums over every gene stay below 2^62).
@@ -77,17 +83,20 @@ inline REAL gsea_metric_value(const REAL sa, const REAL qa, const REAL sb, const
 {
     const REAL ca = sa / na, cb = sb / nb;           /* centred means */
     const REAL ma = ca + centre, mb = cb + centre;   /* class means */
-#if METRIC <= 1
+#if METRIC <= 1 || METRIC == 5
     const REAL va = fmax((qa - sa * ca) / (na - (REAL)1), (REAL)0);
     const REAL vb = fmax((qb - sb * cb) / (nb - (REAL)1), (REAL)0);
 #endif
     REAL m;
-#if METRIC == 0
+#if METRIC == 0 || METRIC == 5
     REAL da = fmax(sqrt(va), (REAL)0.2 * fabs(ma));
     REAL db = fmax(sqrt(vb), (REAL)0.2 * fabs(mb));
     if (da == (REAL)0) da = (REAL)0.2;
     if (db == (REAL)0) db = (REAL)0.2;
     m = (ma - mb) / (da + db);
+#if METRIC == 5
+    m = fabs(m);
+#endif
 #elif METRIC == 1
     m = (ma - mb) / sqrt(va / na + vb / nb);
 #elif METRIC == 2
@@ -132,6 +141,69 @@ __kernel void gsea_metric(__global const REAL *xt, __global const REAL *centre,
         if (p0 + k < n_perm)
             key[(ulong)(p0 + k) * n_genes + g] =
                 gsea_metric_value(sa[k], qa[k], sb[k], qb[k], na, nb, c);
+    }
+}
+
+/* ------------------------------------------------------------------ continuous profiles */
+
+__kernel void gsea_shuffle(__global const uint *states, const ulong first, const uint n,
+                           __global uint *shuffle, const uint n_perm)
+{
+    const uint p = get_global_id(0);
+    if (p >= n_perm) return;
+    mrg31k3p_state st;
+    mrg31k3p_load(&st, states, first + p);
+    __global uint *row = shuffle + (ulong)p * n;
+    for (uint s = 0; s < n; s++) row[s] = s;
+    for (uint s = n - 1u; s > 0u; s--) {
+        const uint j = mrg31k3p_below(&st, s + 1u);
+        const uint t = row[s];
+        row[s] = row[j];
+        row[j] = t;
+    }
+}
+
+/* key[p * n_genes + g] for permutations p0 .. p0 + PPI - 1 of the profile tmpl: xt is the
+ * expression, sample-major (centred for pearson, whose tmpl is centred too), scale[g] the
+ * product of the two norms (pearson, cosine; unused by the distances). */
+__kernel void gsea_metric_profile(__global const REAL *xt, __global const REAL *scale,
+                                  __global const REAL *tmpl, __global const uint *shuffle,
+                                  const uint n_genes, const uint n, const uint n_perm,
+                                  __global REAL *key)
+{
+    const uint g = get_global_id(0);
+    const uint p0 = get_global_id(1) * PPI;
+    if (g >= n_genes || p0 >= n_perm) return;
+    REAL acc[PPI];
+    ulong row[PPI];
+    for (uint k = 0; k < PPI; k++) {
+        acc[k] = (REAL)0;
+        row[k] = (ulong)min(p0 + k, n_perm - 1u) * n;
+    }
+    for (uint s = 0; s < n; s++) {
+        const REAL x = xt[(ulong)s * n_genes + g];
+        for (uint k = 0; k < PPI; k++) {
+            const REAL t = tmpl[shuffle[row[k] + s]];
+#if METRIC == 6 || METRIC == 7
+            acc[k] += x * t;
+#elif METRIC == 8
+            acc[k] += fabs(x - t);
+#else
+            const REAL d = x - t;
+            acc[k] += d * d;
+#endif
+        }
+    }
+    const REAL sg = scale[g];
+    for (uint k = 0; k < PPI; k++) {
+#if METRIC == 6 || METRIC == 7
+        REAL m = acc[k] / sg;
+#elif METRIC == 8
+        REAL m = acc[k];
+#else
+        REAL m = sqrt(acc[k]);
+#endif
+        if (p0 + k < n_perm) key[(ulong)(p0 + k) * n_genes + g] = isfinite(m) ? m : (REAL)0;
     }
 }
 

@@ -153,9 +153,11 @@ ENTRIES: dict[str, Entry] = {
         cli="gsea", r="gsea",
         r_names={"expression": "expr", "phenotype": "labels", "gene_sets": "geneSets",
                  "n_resamples": "nperm", "min_size": "minSize", "max_size": "maxSize",
-                 "classes": None, "chip": None, "collapse": None, "collapse_mode": None},
+                 "classes": "classes", "profile": None, "chip": None, "collapse": None,
+                 "collapse_mode": None},
         cli_names={"expression": ("--expr", "--gct"), "phenotype": "--cls",
-                   "gene_sets": "--gmt"},
+                   "gene_sets": "--gmt", "permutation": "--permute", "classes": "--classes",
+                   "profile": "--profile"},
         not_in_cli=("classes", "genes", "dtype", "return_null"),
         cli_only=(*_FILES, "--plot", "--plot-set", "--report", "--perms")),
     "gsea_prerank": Entry(

@@ -13,8 +13,10 @@ decide, the reader refuses and names that option.
 * expression (GCT, or a tab-separated table whose first two columns are NAME and DESCRIPTION)
   comes back as a ``pandas.DataFrame`` of floats, genes x samples, indexed by gene name, with
   the descriptions in ``frame.attrs["description"]`` (a list, one per gene);
-* a CLS file comes back as a :class:`Phenotype`: one label per sample and the two class names
-  in the order of the file's ``#`` line (the first is the "positive" class of the metrics);
+* a CLS file comes back as a :class:`Phenotype`: one label per sample and the class names
+  in the order of the file's ``#`` line (with two, the first is the "positive" class of the
+  metrics; with more, ``file.cls#A_versus_B`` or ``comparison=`` picks two), or, for a
+  ``#numeric`` file, as a :class:`ContinuousPhenotype` (named profiles);
 * a GMT file comes back as a ``dict`` {set name: list of genes} in file order; descriptions
   with ``read_gmt(path, descriptions=True)``;
 * a ranked gene list (``.rnk``) comes back as a ``pandas.Series``, statistic by gene;
@@ -31,6 +33,7 @@ decide, the reader refuses and names that option.
 from __future__ import annotations
 
 from ._readers import (
+    ContinuousPhenotype,
     Phenotype,
     ReadInfo,
     Table,
@@ -58,6 +61,7 @@ __all__ = [
     "read_table",
     "read_frame",
     "Phenotype",
+    "ContinuousPhenotype",
     "read_expression",
     "read_gct",
     "read_cls",

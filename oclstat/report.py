@@ -80,12 +80,13 @@ def _directions(result):
                    f"prerank_report_{label}.tsv", frame,
                    f"{int((frame['padj'] < 0.05).sum())} with padj &lt; 5%")
         return
+    cut = result.fdr_threshold
     for direction, cls in (("pos", result.classes[0]), ("neg", result.classes[1])):
         table = broad_table(result.table, direction)
         yield (f"Enrichment in phenotype {html.escape(str(cls))} "
                f"({'ES &ge; 0' if direction == 'pos' else 'ES &lt; 0'})",
                f"gsea_report_for_{_file_name(cls)}.tsv", table,
-               f"{int((table['FDR q-val'] < 0.25).sum())} with FDR q &lt; 25%")
+               f"{int((table['FDR q-val'] < cut).sum())} with FDR q &lt; {100 * cut:g}%")
 
 
 def write_gsea_report(result, directory, *, parameters: dict | None = None, rows: int = 100,

@@ -143,6 +143,17 @@ def exercise(device=None, *, only=None) -> dict[str, np.ndarray]:
                                return_null=True, device=rt)
             out[f"gsea.null.{tag}"] = res.es_null.sort_index().to_numpy()
             out[f"gsea.nes.{tag}"] = res.table.sort_index()["nes"].to_numpy()
+            # a continuous profile (shuffled profiles), |signal to noise|, gene-set permutations
+            profile = np.linspace(-1.0, 2.0, expr.shape[1])
+            for metric in ("pearson", "manhattan"):
+                res = oclstat.gsea(expr, profile, sets, metric=metric, n_resamples=24,
+                                   min_size=5, seed=15, dtype=dt, return_null=True, device=rt)
+                out[f"gsea.{metric}.null.{tag}"] = res.es_null.sort_index().to_numpy()
+            for kw in ({"metric": "abs_signal_to_noise"}, {"permutation": "gene_set"}):
+                res = oclstat.gsea(expr, labels, sets, n_resamples=24, min_size=5, seed=16,
+                                   dtype=dt, return_null=True, device=rt, **kw)
+                out[f"gsea.{next(iter(kw.values()))}.null.{tag}"] = \
+                    res.es_null.sort_index().to_numpy()
     if want("prerank"):
         import pandas as pd
 

@@ -85,11 +85,14 @@ def test_malformed_expression_table():
     "content,match",
     [
         ("4 2 1\n# A B\nA A B\n", "line 1 says 4 samples, the label line has 3"),
-        ("3 3 1\n# A B C\nA B C\n", "3 classes; gsea needs exactly 2"),
-        ("3 2 1\nA B\nA B A\n", "expected '# CLASS_A CLASS_B'"),
+        ("3 3 1\n# A B\nA B A\n", "line 1 says 3 classes, this line names 2"),
+        ("3 3 1\n# A B C\nA B A\n", "labels take 2 values"),
+        ("3 2 1\nA B\nA B A\n", "expected '# CLASS_1 CLASS_2 ...'"),
         ("3 2 1\n# A B\nA A A\n", "labels take 1 values"),
         ("3 2 1\n# A B\nA C A\n", "match neither the class names"),
-        ("#numeric\n#x\n1.0 2.0\n", "continuous"),
+        ("#numeric\n1.0 2.0\n", "values before the first '#profile' line"),
+        ("#numeric\n#x\n1.0 two\n", "'two' in profile 'x' is not a number"),
+        ("#numeric\n#x\n1 2\n#y\n1 2 3\n", "different lengths"),
         ("3 2\n", "needs 3 lines"),
     ],
 )
@@ -114,7 +117,7 @@ def test_malformed_gmt():
 
 
 def test_phenotype_checks():
-    with pytest.raises(ValueError, match="two distinct classes"):
+    with pytest.raises(ValueError, match="two or more distinct classes"):
         oio.Phenotype(("a",), ("a", "a"))
     with pytest.raises(ValueError, match="not one of the classes"):
         oio.Phenotype(("a", "c"), ("a", "b"))

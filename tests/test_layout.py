@@ -17,7 +17,7 @@ CAPABILITIES = ("_random", "_fisher", "_permutation", "_fields", "_gsea", "_prer
 #: Modules below every capability: they import no capability and no public face.
 RUNTIME = {"oclstat._constants", "oclstat._runtime", "oclstat._validation", "oclstat._labels",
            "oclstat._readers", *(f"oclstat._readers.{m}" for m in (
-               "text", "inference", "sniff", "tables", "frames", "gsea_files", "groups")),
+               "text", "inference", "sniff", "tables", "frames", "gsea_files", "groups", "cls")),
            "oclstat._progress", "oclstat._multitest", "oclstat._scale",
            "oclstat._results", "oclstat._deprecation", "oclstat._vocabulary",
            "oclstat._docs"}
@@ -26,7 +26,7 @@ RUNTIME = {"oclstat._constants", "oclstat._runtime", "oclstat._validation", "ocl
 #: devices' code paths), tasks (the scale-out protocol), the public functions, the face.
 LAYERS = [{"validate", "plan", "exact", "broad", "scores", "core", "stats", "tails", "result",
            "streams", "mrg31k3p", "special", "multilevel", "search", "folder"},
-          {"opencl", "draws", "tiles", "cuda", "network"}, {"tasks"}, {"api"},
+          {"opencl", "draws", "tiles", "cuda", "network", "gene_set_null"}, {"tasks"}, {"api"},
           {"collapse"}, {"__init__"}]  # collapse: conditional tests built on api
 
 
@@ -117,6 +117,9 @@ def test_runtime_layer_imports_no_capability(graph):
 #: running sum, weights, leading edge and gene-set matching (oclstat/_gsea/core.py,
 #: validate.py) instead of a second copy of them.
 BUILDS_ON = {"_prerank": {"_gsea"},
+             # Broad's gene-set permutation of phenotype GSEA draws and scores its random sets
+             # with preranked GSEA's device plan (oclstat/_gsea/gene_set_null.py)
+             "_gsea": {"_prerank"},
              # batched solves and products reuse the fields' chunking and multi-device map;
              # the spatial models build on the fields' Matérn and LDLᵀ kernels and on them
              "_linalg": {"_fields"}, "_spatial": {"_fields", "_linalg"},

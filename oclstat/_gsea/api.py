@@ -12,13 +12,11 @@ from .._readers.inference import input_of
 from .._runtime import runtime_for
 from .._scale import executor
 from .._validation import as_float_dtype
-from . import tasks
+from . import gene_set_null, tasks
 from .core import _order, enrichment_score, leading_edge_stats, ranking_metric
 from .opencl import null_statistics
 from .result import GseaResult
 from .validate import (
-    _ALIASES,
-    METRICS,
     _expression,
     _gene_sets,
     _phenotype,
@@ -35,12 +33,14 @@ def gsea(
     gene_sets,
     *,
     n_resamples: int = 1000,
-    metric: str = "signal_to_noise",
+    metric: str | None = None,
+    permutation: str = "phenotype",
     weight: float = 1.0,
     min_size: int = 15,
     max_size: int = 500,
     seed=None,
     classes=None,
+    profile: str | None = None,
     genes=None,
     case_sensitive: bool = True,
     chip=None,
@@ -59,16 +59,29 @@ def gsea(
     expression : DataFrame, path or array_like
         Genes x samples (a DataFrame indexed by gene, a GCT/expression file, or an array with
         ``genes=``).
-    phenotype : sequence, Series, Phenotype or path
-        One class label per sample (two classes), a :class:`oclstat.io.Phenotype` or a CLS
-        file; a Series is matched to the samples by label.
+    phenotype : sequence, Series, Phenotype, ContinuousPhenotype or path
+        One class label per sample, a :class:`oclstat.io.Phenotype` or a CLS file (two
+        classes, or more with a comparison: ``classes="A_versus_B"``, ``"A_versus_REST"``, or
+        the file as ``data.cls#A_versus_B``); or a continuous phenotype: a
+        :class:`oclstat.io.ContinuousPhenotype` or ``#numeric`` CLS file (``data.cls#PROFILE``
+        or ``profile=`` picks a profile), or one number per sample with a profile metric. A
+        Series is matched to the samples by label.
     gene_sets : dict or path
         {name: genes} or a GMT file.
     n_resamples : int, optional
-        Phenotype permutations (``n_perm=`` is the deprecated name).
+        Permutations (``n_perm=`` is the deprecated name).
     metric : str, optional
-        Ranking metric: "signal_to_noise", "t_test", "diff_of_classes", "ratio_of_classes" or
-        "log2_ratio_of_classes" (Broad GSEA's, with its variance floor).
+        Ranking metric (Broad GSEA's definitions; Broad's and GSEApy's names are accepted in
+        any case: ``Signal2Noise``, ``tTest``, ``s2n``, ``abs_s2n``, ...). Two classes:
+        "signal_to_noise" (the default, with Broad's variance floor), "t_test",
+        "diff_of_classes", "ratio_of_classes", "log2_ratio_of_classes",
+        "abs_signal_to_noise". A continuous profile: "pearson" (the default), "cosine",
+        "manhattan", "euclidean".
+    permutation : {"phenotype", "gene_set"}, optional
+        What the null permutes (Broad's ``-permute``): the sample labels (or the profile's
+        values), or the gene sets (random sets of each set's size on the observed ranking;
+        Broad advises it for fewer than 7 samples per class, and an FDR cut of 5% rather than
+        25%: ``result.fdr_threshold``).
     weight : float, optional
         ES weight p (0 classic Kolmogorov-Smirnov, 1 Broad's default).
     min_size, max_size : int, optional
@@ -76,8 +89,12 @@ def gsea(
     seed : int or six integers, optional
         Permutation ``i`` uses MRG31k3p stream ``i`` of the seed on every device, batch size
         and task split.
-    classes : (str, str), optional
-        Which label is class A (default the CLS file's first class or the first label seen).
+    classes : (str, str) or str, optional
+        Class A and class B (default the CLS file's first class or the first label seen), or
+        Broad's comparison "A_versus_B" (samples of other classes are left out) or
+        "A_versus_REST" (every other class is B).
+    profile : str, optional
+        The profile of a continuous phenotype with several.
     genes : sequence of str, optional
         Gene names of an array ``expression``.
     case_sensitive : bool, optional
@@ -142,9 +159,7 @@ def gsea(
     ('up', True)
     """
 
-    metric = _ALIASES.get(metric, metric)
-    if metric not in METRICS:
-        raise ValueError(f"metric must be one of {METRICS}, got {metric!r}")
+    permutation = _permutation(permutation)
     weight, n_resamples, min_size, max_size = _weight_and_sizes(weight, n_resamples, min_size,
                                                                 max_size)
     expression = probes_to_genes(expression, chip, collapse, collapse_mode, "expression")
@@ -152,19 +167,15 @@ def gsea(
     expression = as_labelled(oriented(expression, phenotype, "expression", "phenotype"),
                              "expression")
     values, names, samples = _expression(expression, genes)
-    mask, classes = _phenotype(phenotype, classes, values.shape[1], samples)
-    n_a, n_b = int(mask.sum()), int((~mask).sum())
-    need = 2 if metric in ("signal_to_noise", "t_test") else 1
-    if min(n_a, n_b) < need:
-        raise ValueError(f"phenotype: class sizes {n_a} ({classes[0]}) and {n_b} ({classes[1]}); "
-                         f"metric {metric!r} needs at least {need} samples in each class")
-    if metric in ("ratio_of_classes", "log2_ratio_of_classes") and values.min() <= 0:
-        raise ValueError(f"metric {metric!r} needs positive expression values (the data has "
-                         f"minimum {values.min():g}); use signal_to_noise or diff_of_classes")
+    design, metric = _phenotype(phenotype, classes, values.shape[1], samples, metric=metric,
+                                profile=profile)
+    if design.kept is not None:
+        values = values[:, design.kept]
+    _check_design(values, design, metric, permutation)
     sets, n_filtered = _gene_sets(gene_sets, names, min_size, max_size, case_sensitive)
 
     # observed labelling, in float64 on the host
-    m_obs, key_obs = ranking_metric(values, mask, metric)
+    m_obs, key_obs = ranking_metric(values, design.pheno, metric)
     if np.all(key_obs == key_obs[0]):
         raise ValueError(f"the {metric} metric is {key_obs[0]:g} for every gene (is the "
                          "expression constant across samples?): no ranking, no enrichment")
@@ -185,14 +196,28 @@ def gsea(
         edge_stats[i] = leading_edge_stats(es, peak, pos, order.size)
 
     runner, owned = executor(device, client)
-    if runner is not None:
+    if permutation == "gene_set":
+        if runner is not None:
+            if owned:
+                runner.close()
+            raise ValueError("permutation='gene_set' runs on one device; client= and several "
+                             "devices are for phenotype permutations")
+        rt = runtime_for(device[0] if isinstance(device, (list, tuple)) else device, "gsea")
+        dtype = rt.default_real() if dtype is None else as_float_dtype(dtype)
+        null = gene_set_null.null_statistics(
+            rt, sorted_metric, [np.sort(position[sets[s]]) for s in set_names], es_obs,
+            weight=weight, n_resamples=n_resamples, seed=seed, dtype=dtype,
+            return_null=return_null, progress=progress)
+        label = rt.info.label
+    elif runner is not None:
         if return_null:
             raise ValueError("return_null=True is not available with client= or several "
                              "devices")
         words = fresh_seed() if seed is None else as_seed(seed)
         try:
             null = tasks.null_statistics(
-                runner, values, mask, [sets[s] for s in set_names], es_obs, metric=metric,
+                runner, values, design.pheno, [sets[s] for s in set_names], es_obs,
+                metric=metric,
                 weight=weight, n_resamples=n_resamples, words=words,
                 dtype=np.float64 if dtype is None else as_float_dtype(dtype), progress=progress)
         finally:
@@ -203,7 +228,7 @@ def gsea(
         rt = runtime_for(device[0] if isinstance(device, (list, tuple)) else device, "gsea")
         dtype = rt.default_real() if dtype is None else as_float_dtype(dtype)
         null = null_statistics(
-            rt, values, mask, [sets[s] for s in set_names], es_obs, metric=metric,
+            rt, values, design.pheno, [sets[s] for s in set_names], es_obs, metric=metric,
             weight=weight, n_resamples=n_resamples, seed=seed, dtype=dtype,
             return_null=return_null, progress=progress,
         )
@@ -235,10 +260,37 @@ def gsea(
         gene_sets={s: [names[g] for g in sets[s]] for s in set_names},
         metric=metric,
         weight=weight,
-        classes=classes,
+        classes=design.classes,
         n_resamples=n_resamples,
         n_filtered=n_filtered,
         device=label,
         es_null=es_null,
         input=input_of(expression, phenotype, gene_sets),
+        permutation=permutation,
+        profile=design.profile,
     )
+
+
+def _permutation(permutation) -> str:
+    """Broad's ``-permute`` value (any case; "gene_set" also as "geneset" or "gene_sets")."""
+    key = str(permutation).strip().lower().replace("-", "_")
+    key = {"geneset": "gene_set", "gene_sets": "gene_set", "phenotypes": "phenotype"}.get(key,
+                                                                                       key)
+    if key not in ("phenotype", "gene_set"):
+        raise ValueError(f"permutation must be 'phenotype' or 'gene_set', got {permutation!r}")
+    return key
+
+
+def _check_design(values, design, metric, permutation) -> None:
+    """Class sizes and values the metric needs."""
+    if design.mask is not None:
+        mask = design.mask
+        n_a, n_b = int(mask.sum()), int((~mask).sum())
+        need = 2 if metric in ("signal_to_noise", "t_test", "abs_signal_to_noise") else 1
+        a, b = design.classes
+        if min(n_a, n_b) < need:
+            raise ValueError(f"phenotype: class sizes {n_a} ({a}) and {n_b} ({b}); metric "
+                             f"{metric!r} needs at least {need} samples in each class")
+    if metric in ("ratio_of_classes", "log2_ratio_of_classes") and values.min() <= 0:
+        raise ValueError(f"metric {metric!r} needs positive expression values (the data has "
+                         f"minimum {values.min():g}); use signal_to_noise or diff_of_classes")

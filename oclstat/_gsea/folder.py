@@ -176,12 +176,13 @@ def _rpt(result, label: str, out: Path, parameters) -> Path:
               "gmx": str((out / "gene_sets.gmt").resolve()),
               "rnk" if preranked else "res": str((out / "edb" / f"{safe_name(label)}.rnk")
                                                  .resolve()),
-              "permute": "gene_set" if preranked else "phenotype",
+              "permute": "gene_set" if preranked else result.permutation,
               "collapse": "false", "set_min": "", "set_max": "", "device": result.device,
               **{str(k).replace(" ", "_"): v for k, v in (parameters or {}).items()}}
     if not preranked:
         params["metric"] = result.metric
-        params["cls"] = f"{result.classes[0]}_versus_{result.classes[1]}"
+        params["cls"] = (f"#{result.profile}" if result.profile is not None
+                         else f"{result.classes[0]}_versus_{result.classes[1]}")
     lines = [f"producer_class\toclstat.{'gsea_prerank' if preranked else 'gsea'}",
              f"producer_timestamp\t{int(datetime.datetime.now().timestamp() * 1000)}"]
     lines += [f"param\t{k}\t{v}" for k, v in params.items() if v != ""]

@@ -25,7 +25,7 @@ import numpy as np
 from .._progress import Progress
 from .._random.mrg31k3p import create_stream_states
 from .._random.streams import as_seed, stream_buffer
-from .core import weight_bits
+from .core import PROFILE_METRICS, profile_scale, weight_bits
 from .stats import NullStatistics, _fdr_fwer, normalisation
 
 _U32, _U64 = np.uint32, np.uint64
@@ -37,6 +37,11 @@ _METRIC_CODE = {
     "diff_of_classes": 2,
     "ratio_of_classes": 3,
     "log2_ratio_of_classes": 4,
+    "abs_signal_to_noise": 5,
+    "pearson": 6,
+    "cosine": 7,
+    "manhattan": 8,
+    "euclidean": 9,
 }
 
 
@@ -65,8 +70,10 @@ def _pow2_at_most(n: int) -> int:
 class _Plan:
     """Buffers, kernels and sizes of one gsea run on one device."""
 
-    def __init__(self, rt, values, mask, sets, metric, weight, n_resamples, dtype):
+    def __init__(self, rt, values, pheno, sets, metric, weight, n_resamples, dtype):
+        """``pheno``: the class-A mask, or the continuous profile of the profile metrics."""
         self.rt = rt
+        self.profile = metric in PROFILE_METRICS
         real = np.dtype(dtype)
         self.real = real
         mode, wp = _weight_mode(weight)
@@ -80,14 +87,22 @@ class _Plan:
             "WEIGHT_BITS": weight_bits(values.shape[0]),
         }
         self.n_genes, self.n = values.shape
-        self.n_a = int(mask.sum())
         self.n_words = -(-self.n // 32)
         self.n_sets = len(sets)
-        centre = values.mean(axis=1)
-        # sample-major, centred: neighbouring work-items (genes) read neighbouring values
-        xt = np.ascontiguousarray((values - centre[:, None]).T, dtype=real)
-        self.xt = rt.to_device(xt, writable=False)
-        self.centre = rt.to_device(centre.astype(real), writable=False)
+        if self.profile:
+            # sample-major (neighbouring work-items, genes, read neighbouring values), as the
+            # host's metric reads them: centred for pearson; the norms' products per gene
+            x, t, scale = profile_scale(values, pheno, metric)
+            self.n_a = 0
+            self.xt = rt.to_device(np.ascontiguousarray(x.T, dtype=real), writable=False)
+            self.centre = rt.to_device(scale.astype(real), writable=False)
+            self.template = rt.to_device(t.astype(real), writable=False)
+        else:
+            self.n_a = int(pheno.sum())
+            centre = values.mean(axis=1)
+            xt = np.ascontiguousarray((values - centre[:, None]).T, dtype=real)
+            self.xt = rt.to_device(xt, writable=False)
+            self.centre = rt.to_device(centre.astype(real), writable=False)
         self.set_size = rt.to_device(np.array([s.size for s in sets], dtype=_U32), writable=False)
         self.schedule = self._choose(sets)
         if self.schedule == "pairs":
@@ -143,6 +158,8 @@ class _Plan:
     def _batch_size(self) -> int:
         r = self.real.itemsize
         per_perm = self.n_genes * (r + 12) + self.n_words * 4 + self.n_sets * r
+        if self.profile:
+            per_perm += self.n * 4
         if self.schedule == "walk":
             per_perm += self.n_sets * (2 * r + 16 + 4)
         limit = self.rt.max_items(per_perm, fraction=0.25)
@@ -161,7 +178,7 @@ class _Plan:
 
     def allocate(self) -> None:
         rt, pb, g, r = self.rt, self.batch, self.n_genes, self.real.itemsize
-        self.labels = rt.empty(pb * self.n_words * 4)
+        self.labels = rt.empty(pb * (self.n if self.profile else self.n_words) * 4)
         self.key = rt.empty(pb * g * r)
         self.rank = rt.empty(pb * g * 4)
         self.order = rt.empty(pb * g * 4)
@@ -177,12 +194,19 @@ class _Plan:
         """Permutations first .. first + count - 1 into ``es_buf`` (sets x count)."""
         rt, g = self.rt, self.n_genes
         local = rt.local_memory
-        rt.launch(self.kernel("labels"), count, states, _U64(first), _U32(self.n),
-                  _U32(self.n_a), _U32(self.n_words), self.labels, _U32(count))
         lg = 128 if rt.gpu_schedule else 64
-        rt.launch_nd(self.kernel("metric"), (g, -(-count // PPI)), (lg, 1), self.xt,
-                     self.centre, self.labels, _U32(g), _U32(self.n), _U32(self.n_a),
-                     _U32(self.n_words), _U32(count), self.key)
+        if self.profile:
+            rt.launch(self.kernel("shuffle"), count, states, _U64(first), _U32(self.n),
+                      self.labels, _U32(count))
+            rt.launch_nd(self.kernel("metric_profile"), (g, -(-count // PPI)), (lg, 1),
+                         self.xt, self.centre, self.template, self.labels, _U32(g),
+                         _U32(self.n), _U32(count), self.key)
+        else:
+            rt.launch(self.kernel("labels"), count, states, _U64(first), _U32(self.n),
+                      _U32(self.n_a), _U32(self.n_words), self.labels, _U32(count))
+            rt.launch_nd(self.kernel("metric"), (g, -(-count // PPI)), (lg, 1), self.xt,
+                         self.centre, self.labels, _U32(g), _U32(self.n), _U32(self.n_a),
+                         _U32(self.n_words), _U32(count), self.key)
         lr = min(self.local("rank", 256), NB)
         rt.launch_nd(self.kernel("rank"), (count * lr,), (lr,), self.key, _U32(g),
                      self.slots, self.rank, self.order, self.wexp, local(4 * NB),
@@ -256,11 +280,11 @@ class NullCounter:
         return self.hp.astype(np.int64), self.hn.astype(np.int64), part.astype(np.float64)
 
 
-def null_statistics(rt, values, mask, sets, es_obs, *, metric, weight, n_resamples, seed, dtype,
+def null_statistics(rt, values, pheno, sets, es_obs, *, metric, weight, n_resamples, seed, dtype,
                     return_null, progress) -> NullStatistics:
     """NES, nominal p, FDR and FWER of every set from ``n_resamples`` label permutations."""
     n_sets = len(sets)
-    plan = _Plan(rt, values, mask, sets, metric, weight, n_resamples, dtype)
+    plan = _Plan(rt, values, pheno, sets, metric, weight, n_resamples, dtype)
     plan.allocate()
     states, _ = stream_buffer(rt, n_resamples, seed=seed)
     r = plan.real.itemsize

@@ -32,6 +32,11 @@ class GseaResult:
         The observed metric of every gene, in ranking order (a Series indexed by gene).
     es_null
         With ``return_null=True``: the null ES, sets x permutations (a DataFrame).
+    classes
+        (class A, class B); ("na_pos", "na_neg") for a continuous ``profile`` (Broad's names
+        of a ranking's two ends).
+    permutation
+        "phenotype" or "gene_set" (what the null permuted); :attr:`fdr_threshold` follows it.
     """
 
     table: pd.DataFrame
@@ -47,6 +52,16 @@ class GseaResult:
     #: What was read, when the inputs came from files (:class:`oclstat.io.ReadInfo`: every
     #: decision a reader took, with the option that reverses it); None for arrays.
     input: object = field(default=None, compare=False, repr=False)
+    permutation: str = "phenotype"
+    #: The continuous profile's name (None for two classes).
+    profile: str | None = None
+
+    @property
+    def fdr_threshold(self) -> float:
+        """The FDR q-value under which a set is reported (Broad's guide): 0.25 with phenotype
+        permutations, 0.05 with gene-set permutations, whose null ignores gene-gene
+        correlation and gives smaller q-values."""
+        return 0.05 if self.permutation == "gene_set" else 0.25
 
     @property
     def n_perm(self) -> int:
@@ -61,9 +76,12 @@ class GseaResult:
         if len(t):
             best = t.index[0]
             top = f"{best} (NES {t['nes'].iloc[0]:.3g}, FDR {t['fdr'].iloc[0]:.3g})"
+        design = (f"profile {self.profile}" if self.profile is not None
+                  else f"{self.classes[0]} vs {self.classes[1]}")
         return short_repr("GseaResult", sets=len(t), n_resamples=self.n_resamples,
-                          metric=self.metric, classes=f"{self.classes[0]} vs {self.classes[1]}",
-                          significant=int((t["fdr"] < 0.25).sum()) if len(t) else 0, top=top)
+                          permutation=self.permutation, metric=self.metric, classes=design,
+                          significant=(int((t["fdr"] < self.fdr_threshold).sum())
+                                       if len(t) else 0), top=top)
 
     def to_frame(self) -> pd.DataFrame:
         """The results table (a copy): one row per gene set, by decreasing NES."""

@@ -112,22 +112,16 @@ def simple_counts(plan: Plan, positions: list[np.ndarray], es_obs: np.ndarray, *
                               count=count)[0]
 
 
-def simple_counts_many(plan: Plan, positions: list, es_obs: list, *, words, first: int,
-                       count: int) -> list:
-    """:func:`simple_counts` of every ranking of ``plan`` (``positions[q]``, ``es_obs[q]``:
-    ranking q's sets, of the same sizes in every ranking) from one pass: each random set is
-    drawn once and scored on every ranking, so ranking q's counts equal a run on it alone."""
+def null_tables(plan: Plan, *, words, first: int, count: int):
+    """The simple null of permutations ``first .. first + count - 1`` one batch at a time:
+    ``(first, table)`` with table[p, q, j] the ES of permutation p's random set of size
+    ``plan.sizes[j]`` on ranking q (the table is reused: copy what is kept)."""
     rt, sizes = plan.rt, plan.sizes
     n_sizes, kmax, n_rank = sizes.size, int(sizes[-1]), plan.n_rank
-    set_size_index = np.searchsorted(sizes, [p.size for p in positions[0]])
-    by_size = [np.flatnonzero(set_size_index == j) for j in range(n_sizes)]
     batch = min(plan.batch, count)
     members = rt.empty(batch * kmax * 4)
     es_buf = rt.empty(batch * n_rank * n_sizes * plan.real.itemsize)
     table = np.empty((batch, n_rank, n_sizes), dtype=plan.real)
-    outs = [SimpleCounts(np.zeros(n_sizes, np.int64), np.zeros(n_sizes, np.int64),
-                         np.zeros(n_sizes, np.int64), np.zeros(n_sizes, np.int64),
-                         np.zeros((len(positions[0]), 2), np.int64), 0) for _ in range(n_rank)]
     for f in range(first, first + count, batch):
         c = min(batch, first + count - f)
         states = rt.to_device(create_stream_states(words, c, first=f), writable=False)
@@ -135,6 +129,23 @@ def simple_counts_many(plan: Plan, positions: list, es_obs: list, *, words, firs
                   _U32(n_rank), plan.sizes_buf, _U32(n_sizes), plan.score, members, es_buf)
         part = table[:c]
         rt.read(es_buf, part)
+        yield f, part
+
+
+def simple_counts_many(plan: Plan, positions: list, es_obs: list, *, words, first: int,
+                       count: int) -> list:
+    """:func:`simple_counts` of every ranking of ``plan`` (``positions[q]``, ``es_obs[q]``:
+    ranking q's sets, of the same sizes in every ranking) from one pass: each random set is
+    drawn once and scored on every ranking, so ranking q's counts equal a run on it alone."""
+    sizes = plan.sizes
+    n_sizes, n_rank = sizes.size, plan.n_rank
+    set_size_index = np.searchsorted(sizes, [p.size for p in positions[0]])
+    by_size = [np.flatnonzero(set_size_index == j) for j in range(n_sizes)]
+    outs = [SimpleCounts(np.zeros(n_sizes, np.int64), np.zeros(n_sizes, np.int64),
+                         np.zeros(n_sizes, np.int64), np.zeros(n_sizes, np.int64),
+                         np.zeros((len(positions[0]), 2), np.int64), 0) for _ in range(n_rank)]
+    for _, part in null_tables(plan, words=words, first=first, count=count):
+        c = part.shape[0]
         for q, out in enumerate(outs):
             null = part[:, q, :].astype(np.float64)
             out.n_ge0 += (null >= 0).sum(axis=0)

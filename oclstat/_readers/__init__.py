@@ -5,8 +5,9 @@ inference stated (:mod:`.inference`) and every coin flip refused.
   quotes, decimal commas);
 * :mod:`.sniff`: header row and row names, decided from the content or refused;
 * :mod:`.tables`: numeric tables; :mod:`.frames`: named columns of mixed kinds;
-* :mod:`.gsea_files`: GCT, CLS, GMT, RNK; :mod:`.gmx`: GMX; :mod:`.probes`: CHIP files and
-  probes collapsed to genes; :mod:`.groups`: sample group files.
+* :mod:`.gsea_files`: GCT, GMT, RNK; :mod:`.cls`: CLS phenotypes; :mod:`.gmx`: GMX;
+  :mod:`.probes`: CHIP files and probes collapsed to genes; :mod:`.groups`: sample group
+  files.
 
 The public face is :mod:`oclstat.io`. Names are imported on first use, so that a module that
 needs only :mod:`.inference` (every result) does not import pandas.
@@ -18,9 +19,10 @@ import importlib
 
 _EXPORTS = {
     "read_frame": ".frames",
-    "GeneSets": ".gsea_files", "Phenotype": ".gsea_files", "read_cls": ".gsea_files",
+    "GeneSets": ".gsea_files", "Phenotype": ".cls", "read_cls": ".cls",
+    "ContinuousPhenotype": ".cls",
     "read_expression": ".gsea_files", "read_gct": ".gsea_files", "read_gmt": ".gsea_files",
-    "read_rnk": ".gsea_files", "write_cls": ".gsea_files", "write_gct": ".gsea_files",
+    "read_rnk": ".gsea_files", "write_cls": ".cls", "write_gct": ".gsea_files",
     "write_gmt": ".gsea_files", "write_rnk": ".gsea_files",
     "read_groups": ".groups",
     "read_gmx": ".gmx", "write_gmx": ".gmx", "read_gene_set_file": ".gmx",

@@ -9,9 +9,9 @@ fields).
 
 from __future__ import annotations
 
-from .gsea_files import GeneSets, _text
+from .gsea_files import GeneSets
 from .inference import ReadInfo
-from .text import open_text
+from .text import open_text, text_stream
 
 __all__ = ["read_gmx", "write_gmx", "read_gene_set_file"]
 
@@ -138,6 +138,6 @@ def write_gmx(sets: dict, dest, *, descriptions: dict | None = None) -> None:
                 raise ValueError(f"sets: {fld!r} (set {col[0]!r}) holds a tab or a line end, "
                                  "which GMX cannot hold")
     depth = max((len(c) for c in columns), default=0)
-    with _text(dest, "w") as (fh, _):
+    with text_stream(dest, "w") as (fh, _):
         for i in range(depth):
             fh.write("\t".join(c[i] if i < len(c) else "" for c in columns) + "\n")

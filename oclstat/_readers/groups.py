@@ -18,7 +18,7 @@ Accepted, each stated in the result's ``input``:
 
 from __future__ import annotations
 
-from .gsea_files import read_cls
+from .cls import read_cls
 from .inference import Inference, ReadInfo
 from .text import open_text, tokenize
 

@@ -9,33 +9,19 @@ with or without a byte-order mark and any line ending, states what it inferred (
 
 from __future__ import annotations
 
-import contextlib
 import io
-import os
-from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
 
 from .._docs import filled
+from .cls import Phenotype, read_cls, write_cls  # noqa: F401  (the CLS readers' old home)
 from .inference import Inference, ReadInfo, refuse
 from .sniff import INDEX_NAMES, flag
-from .text import MISSING, Row, open_text, split_fields, tokenize
+from .text import MISSING, Row, open_text, split_fields, text_stream, tokenize
 
 __all__ = ["Phenotype", "read_expression", "read_gct", "read_cls", "read_gmt", "read_rnk",
            "write_gct", "write_cls", "write_gmt", "write_rnk"]
-
-
-@contextlib.contextmanager
-def _text(source, mode: str = "r"):
-    """Open ``source`` (path or text stream) for text I/O; a stream is not closed."""
-    if isinstance(source, (str, os.PathLike)):
-        with open(source, mode, encoding="utf-8", newline="") as fh:
-            yield fh, str(source)
-    elif isinstance(source, io.TextIOBase) or hasattr(source, "read" if "r" in mode else "write"):
-        yield source, getattr(source, "name", "<stream>")
-    else:
-        raise TypeError(f"expected a path or a text stream, got {type(source).__name__}")
 
 
 def _lines(text: str) -> list[tuple[int, str]]:
@@ -280,120 +266,6 @@ def read_expression(source, *, duplicates: str = "error") -> pd.DataFrame:
     return _frame(names, descriptions, samples, rows, where, info, duplicates)
 
 
-@dataclass(frozen=True)
-class Phenotype:
-    """Two-class sample labels: ``labels[i]`` is the class of sample ``i``; ``classes`` holds
-    the two class names, the first being the one whose mean comes first in the metrics
-    (signal_to_noise = (mean of classes[0] - mean of classes[1]) / ...); ``input`` says what
-    was read when it came from a file.
-
-    >>> Phenotype(("a", "b", "a"), ("a", "b")).mask.tolist()
-    [True, False, True]
-    """
-
-    labels: tuple
-    classes: tuple
-    input: ReadInfo | None = field(default=None, compare=False, repr=False)
-
-    def __post_init__(self):
-        if len(self.classes) != 2 or self.classes[0] == self.classes[1]:
-            raise ValueError(f"a phenotype needs two distinct classes, got {self.classes!r}")
-        bad = sorted({str(x) for x in self.labels} - {str(c) for c in self.classes})
-        if bad:
-            raise ValueError(f"labels {bad} are not one of the classes {self.classes!r}")
-
-    @property
-    def mask(self) -> np.ndarray:
-        """True for samples of ``classes[0]``."""
-        return np.array([x == self.classes[0] for x in self.labels], dtype=bool)
-
-    @property
-    def counts(self) -> tuple[int, int]:
-        m = self.mask
-        return int(m.sum()), int((~m).sum())
-
-
-@filled()
-def read_cls(source) -> Phenotype:
-    """Read a categorical two-class CLS file (``N 2 1`` / ``# nameA nameB`` / labels).
-
-    Parameters
-    ----------
-    %(text_source)s
-
-    Returns
-    -------
-    Phenotype
-        ``labels`` per sample and the two ``classes`` in the order of the ``#`` line.
-
-    See Also
-    --------
-    write_cls : the inverse.
-    oclstat.gsea : takes the result as ``phenotype``.
-
-    Notes
-    -----
-    Labels may be the class names or numbers (0/1 in the order of the ``#`` line, as in
-    GEO-derived files). Class A (the first of the metrics) is the first class of the ``#``
-    line, stated in ``input``. Continuous (``#numeric``) or multi-class files raise
-    ``ValueError``.
-
-    References
-    ----------
-    %(broad_formats)s
-
-    Examples
-    --------
-    >>> import io as _io
-    >>> read_cls(_io.StringIO("3 2 1\\n# CASE CONTROL\\n0 1 0\\n")).labels
-    ('CASE', 'CONTROL', 'CASE')
-    """
-    text, where = open_text(source)
-    lines = _lines(text)
-    if lines and lines[0][1].strip().lower().startswith("#numeric"):
-        raise ValueError(f"{where}: continuous (#numeric) phenotypes are not supported; "
-                         "gsea needs two classes")
-    if len(lines) < 3:
-        raise ValueError(f"{where}: a CLS file needs 3 lines (counts, '# names', labels), "
-                         f"got {len(lines)}")
-    head = lines[0][1].split()
-    try:
-        n_samples, n_classes = int(head[0]), int(head[1])
-    except (ValueError, IndexError):
-        raise ValueError(f"{where} line {lines[0][0]}: expected 'N_SAMPLES N_CLASSES 1', got "
-                         f"{lines[0][1]!r}") from None
-    if n_classes != 2:
-        raise ValueError(f"{where} line {lines[0][0]}: {n_classes} classes; gsea needs "
-                         "exactly 2")
-    no, names_line = lines[1]
-    if not names_line.lstrip().startswith("#"):
-        raise ValueError(f"{where} line {no}: expected '# CLASS_A CLASS_B', got {names_line!r}")
-    names = names_line.lstrip()[1:].split()
-    if len(names) != 2:
-        raise ValueError(f"{where} line {no}: expected 2 class names, got {names}")
-    labels = " ".join(ln for _, ln in lines[2:]).split()
-    if len(labels) != n_samples:
-        raise ValueError(f"{where}: line {lines[0][0]} says {n_samples} samples, the label "
-                         f"line has {len(labels)} labels")
-    distinct = list(dict.fromkeys(labels))
-    if len(distinct) != 2:
-        raise ValueError(f"{where} line {lines[2][0]}: labels take {len(distinct)} values "
-                         f"{distinct[:5]}; gsea needs exactly 2")
-    inferences = [Inference(f"class A {names[0]!r}, class B {names[1]!r}",
-                            "the order of the '#' line", "classes=")]
-    if set(distinct) <= set(names):
-        mapped = labels
-    elif set(distinct) <= {"0", "1"}:
-        mapped = [names[int(x)] for x in labels]
-        inferences.append(Inference(f"labels 0/1 read as {names[0]!r}/{names[1]!r}",
-                                    "the order of the '#' line"))
-    else:
-        raise ValueError(f"{where}: labels {distinct} match neither the class names {names} "
-                         "nor 0/1")
-    info = ReadInfo(where, "CLS phenotype (samples)", (n_samples,), tuple(inferences))
-    return Phenotype(tuple(mapped), (names[0], names[1]), info)
-
-
 class GeneSets(dict):
     """{set name: genes} as read from a file, with ``input`` (what was read: sets skipped)."""
 
@@ -623,7 +495,7 @@ def write_rnk(ranking: pd.Series, dest) -> None:
     >>> out.getvalue()
     'A\\t1.5\\nB\\t-2\\n'
     """
-    with _text(dest, "w") as (fh, _):
+    with text_stream(dest, "w") as (fh, _):
         for gene, value in ranking.items():
             fh.write(f"{gene}\t{float(value):.17g}\n")
 
@@ -669,50 +541,11 @@ def write_gct(frame: pd.DataFrame, dest, *, descriptions=None) -> None:
     desc = descriptions if descriptions is not None else frame.attrs.get("description")
     if desc is None or len(desc) != len(frame):
         desc = ["na"] * len(frame)
-    with _text(dest, "w") as (fh, _):
+    with text_stream(dest, "w") as (fh, _):
         fh.write(f"#1.2\n{frame.shape[0]}\t{frame.shape[1]}\n")
         fh.write("\t".join(["NAME", "Description", *map(str, frame.columns)]) + "\n")
         for name, d, row in zip(frame.index, desc, frame.to_numpy(dtype=np.float64), strict=True):
             fh.write("\t".join([str(name), str(d) or "na", *(repr(float(v)) for v in row)]) + "\n")
-
-
-@filled()
-def write_cls(phenotype: Phenotype, dest) -> None:
-    """Write a :class:`Phenotype` as a CLS file (labels by class name).
-
-    Parameters
-    ----------
-    phenotype : Phenotype
-        The labels and classes.
-    dest : path or file object
-        Where to write.
-
-    Returns
-    -------
-    None
-
-    See Also
-    --------
-    read_cls : the inverse.
-
-    Notes
-    -----
-    The ``#`` line lists the classes in the phenotype's order, so class A stays class A.
-
-    References
-    ----------
-    %(broad_formats)s
-
-    Examples
-    --------
-    >>> import io as _io
-    >>> out = _io.StringIO(); write_cls(Phenotype(("a", "b", "a"), ("a", "b")), out)
-    >>> out.getvalue().splitlines()
-    ['3 2 1', '# a b', 'a b a']
-    """
-    with _text(dest, "w") as (fh, _):
-        fh.write(f"{len(phenotype.labels)} 2 1\n# {phenotype.classes[0]} {phenotype.classes[1]}\n")
-        fh.write(" ".join(map(str, phenotype.labels)) + "\n")
 
 
 @filled()
@@ -757,7 +590,7 @@ def write_gmt(sets: dict, dest, *, descriptions: dict | None = None) -> None:
             if any(c in str(fld) for c in "\t\r\n"):
                 raise ValueError(f"sets: {fld!r} (set {name!r}) holds a tab or a line end, "
                                  "which GMT cannot hold")
-    with _text(dest, "w") as (fh, _):
+    with text_stream(dest, "w") as (fh, _):
         for name, genes in sets.items():
             d = (descriptions or {}).get(name, "na")
             fh.write("\t".join([str(name), str(d), *map(str, genes)]) + "\n")

@@ -15,7 +15,9 @@ delimiter that cuts every line alike (tab, semicolon, comma, or runs of blanks a
 
 from __future__ import annotations
 
+import contextlib
 import gzip
+import io
 import os
 import re
 from dataclasses import dataclass
@@ -36,6 +38,19 @@ def source_name(source) -> str:
     if isinstance(source, (str, os.PathLike)):
         return str(source)
     return str(getattr(source, "name", "<stream>"))
+
+
+@contextlib.contextmanager
+def text_stream(source, mode: str = "r"):
+    """``(stream, name)`` of ``source`` (a path or a text stream) opened for text I/O in
+    ``mode``, UTF-8 with the lines as written; a stream is not closed."""
+    if isinstance(source, (str, os.PathLike)):
+        with open(source, mode, encoding="utf-8", newline="") as fh:
+            yield fh, str(source)
+    elif isinstance(source, io.TextIOBase) or hasattr(source, "read" if "r" in mode else "write"):
+        yield source, getattr(source, "name", "<stream>")
+    else:
+        raise TypeError(f"expected a path or a text stream, got {type(source).__name__}")
 
 
 def open_text(source) -> tuple[str, str]:

@@ -28,14 +28,27 @@ def add_arguments(p) -> None:
     src = p.add_mutually_exclusive_group(required=True)
     src.add_argument("--gct", help="expression as GCT 1.2/1.3")
     src.add_argument("--expr", help="expression: GCT or tab-separated NAME DESCRIPTION samples...")
-    p.add_argument("--cls", required=True, help="two-class CLS file")
+    p.add_argument("--cls", required=True,
+                   help="phenotype CLS file: two classes; more with FILE#A_versus_B or "
+                        "FILE#A_versus_REST (Broad's syntax, or --classes); a continuous "
+                        "#numeric file (FILE#PROFILE or --profile picks a profile)")
+    p.add_argument("--classes", metavar="A_versus_B",
+                   help="the comparison: class A versus class B (samples of other classes "
+                        "are left out) or A_versus_REST; also chooses class A of two classes")
+    p.add_argument("--profile", help="the profile of a continuous (#numeric) CLS file")
     p.add_argument("--gmt", required=True,
                    help="gene sets: GMT, or GMX (one set per column) by its .gmx name")
     p.add_argument("--resamples", "--perms", dest="resamples", type=float_count, default=1000,
                    help="phenotype permutations (1e6 is ok; --perms is the old name)")
-    p.add_argument("--metric", default="signal_to_noise",
-                   choices=["signal_to_noise", "t_test", "diff_of_classes", "ratio_of_classes",
-                            "log2_ratio_of_classes"])
+    p.add_argument("--metric", default=None,
+                   help="ranking metric, ours or Broad's/GSEApy's names in any case: classes "
+                        "signal_to_noise (Signal2Noise, s2n; the default), t_test (tTest), "
+                        "diff_of_classes, ratio_of_classes, log2_ratio_of_classes, "
+                        "abs_signal_to_noise (abs_s2n); a continuous profile pearson (the "
+                        "default), cosine, manhattan, euclidean")
+    p.add_argument("--permute", default="phenotype", choices=["phenotype", "gene_set"],
+                   help="what the null permutes (Broad's -permute): the phenotype, or gene "
+                        "sets (for fewer than 7 samples per class; report at FDR 5%%)")
     collapse_flags(p, "expression")
     gene_set_flags(p, weight="ES weight p (0, 1, 1.5, 2, ...)",
                    out="write the results table (TSV) here",
@@ -52,7 +65,7 @@ def run(args) -> int:
     expr = (read_gct(args.gct, duplicates=keep) if args.gct
             else read_expression(args.expr, duplicates=keep))
     expr = collapsed(expr, args, "expression")
-    pheno = read_cls(args.cls)
+    pheno = read_cls(args.cls, comparison=args.classes, profile=args.profile)
     sets = read_gene_set_file(args.gmt)
     info = combined([expr.attrs.get("input"), pheno.input, sets.input])
     client = scheduler_client(args.scheduler)
@@ -60,9 +73,10 @@ def run(args) -> int:
     t0 = time.perf_counter()
     try:
         res = gsea(expr, pheno, sets, n_resamples=args.resamples, metric=args.metric,
-                   weight=args.weight, min_size=args.min_size, max_size=args.max_size,
-                   seed=args.seed, case_sensitive=not args.case_insensitive, device=device,
-                   client=client, progress=None)
+                   permutation=args.permute, weight=args.weight, min_size=args.min_size,
+                   max_size=args.max_size, seed=args.seed,
+                   case_sensitive=not args.case_insensitive, device=device, client=client,
+                   progress=None)
     finally:
         if client is not None:
             client.close()
@@ -70,10 +84,13 @@ def run(args) -> int:
     with output(args.out, "--out") as fh:
         if fh is not None:
             res.to_tsv(fh)
-    for title, table in ((f"enriched in {pheno.classes[0]} (ES >= 0)", res.positive),
-                         (f"enriched in {pheno.classes[1]} (ES < 0)", res.negative)):
+    cut = res.fdr_threshold
+    ends = ((f"correlated with {res.profile} (ES >= 0)", f"anti-correlated with {res.profile} "
+             "(ES < 0)") if res.profile is not None else
+            (f"enriched in {res.classes[0]} (ES >= 0)", f"enriched in {res.classes[1]} (ES < 0)"))
+    for title, table in zip(ends, (res.positive, res.negative), strict=True):
         say(args, f"{title}: {len(table):,} gene sets, "
-            f"{int((table['FDR q-val'] < 0.25).sum())} with FDR q < 0.25")
+            f"{int((table['FDR q-val'] < cut).sum())} with FDR q < {cut:g}")
         show_top(args, table.drop(columns=["GS<br> follow link to MSigDB", "GS DETAILS",
                                            "LEADING EDGE"]), "sets, by NES away from zero")
         say(args, "")
@@ -90,10 +107,14 @@ def run(args) -> int:
             "oclstat": __version__, "seconds": f"{elapsed:.2f}"})
         note(f"wrote the report to {index}")
     t = res.table
+    if res.profile is not None:
+        design = f"profile {res.profile}, metric {res.metric}"
+    else:
+        a, b = pheno.counts
+        design = f"{pheno.classes[0]} {a} vs {pheno.classes[1]} {b}, metric {res.metric}"
     note(read_line(info),
-         f"{expr.shape[0]} genes x {expr.shape[1]} samples ({pheno.classes[0]} "
-         f"{pheno.counts[0]} vs {pheno.classes[1]} {pheno.counts[1]}), {len(t)} sets "
+         f"{expr.shape[0]} genes x {expr.shape[1]} samples ({design}), {len(t)} sets "
          f"({res.n_filtered} outside {args.min_size}..{args.max_size}), {args.resamples} "
-         f"permutations: {int((t['fdr'] < 0.25).sum())} with FDR < 0.25; {res.device}, "
-         f"{elapsed:.2f} s")
+         f"{res.permutation.replace('_', '-')} permutations: "
+         f"{int((t['fdr'] < cut).sum())} with FDR < {cut:g}; {res.device}, {elapsed:.2f} s")
     return 0

@@ -32,6 +32,39 @@ test_that("gsea equals Python's gsea for the same seed, shaped like fgsea", {
   expect_equal(flipped$ES[match(r$pathway, flipped$pathway)], -r$ES, tolerance = 1e-12)
 })
 
+test_that("gsea takes Broad's comparisons, continuous phenotypes and gene-set permutation", {
+  skip_without_python()
+  d <- make_data()
+  three <- rep(c("a", "b", "c"), each = 4)
+  r <- gsea(d$expr, three, d$sets, nperm = 100, minSize = 10, seed = 2,
+            classes = "b_versus_a")
+  alone <- gsea(d$expr[, 1:8], factor(rep(c("a", "b"), each = 4), levels = c("b", "a")),
+                d$sets, nperm = 100, minSize = 10, seed = 2)
+  expect_identical(r, alone)
+  expect_error(gsea(d$expr, three, d$sets), "classes = \"A_versus_B\"")
+  profile <- setNames(seq(0, 1, length.out = 12) + (1:12 %% 3) / 10, paste0("S", 1:12))
+  colnames(d$expr) <- paste0("S", 1:12)
+  p <- gsea(d$expr, rev(profile), d$sets, nperm = 100, minSize = 10, seed = 2,
+            metric = "Pearson")
+  ref <- py()$gsea(oclstat:::to_py_array(d$expr), as.list(unname(profile)),
+                   reticulate::dict(lapply(d$sets, as.list)), n_resamples = 100L,
+                   min_size = 10L, seed = 2L, metric = "pearson")
+  cols <- oclstat:::bridge()$table_columns(ref$table)
+  expect_identical(p$pathway, unlist(cols[["__index__"]]))
+  expect_identical(p$NES, unlist(cols$nes))
+  g <- gsea(d$expr, d$labels, d$sets, nperm = 100, minSize = 10, seed = 2,
+            permutation = "gene_set")
+  es <- gsea(d$expr, d$labels, d$sets, nperm = 1, minSize = 10, seed = 2)
+  expect_identical(g$ES[order(g$pathway)], es$ES[order(es$pathway)])
+  expect_false(identical(g$pval, gsea(d$expr, d$labels, d$sets, nperm = 100, minSize = 10,
+                                      seed = 2)$pval))
+  cls <- tempfile(fileext = ".cls")
+  writeLines(c("12 3 1", "# a b c", paste(three, collapse = " ")), cls)
+  f <- readCls(paste0(cls, "#c_versus_REST"))
+  expect_identical(levels(f), c("c", "REST"))
+  expect_identical(as.character(f), rep(c("REST", "c"), c(8, 4)))
+})
+
 test_that("readGct, readCls and readGmt read what the writers wrote", {
   skip_without_python()
   dir <- tempfile(); dir.create(dir)
