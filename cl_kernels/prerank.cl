@@ -14,10 +14,15 @@
  *
  *   prerank_null        work-item p draws, from MRG31k3p stream first + p, one sequence of
  *                       sizes[n_sizes - 1] distinct positions, keeps its prefix sorted (insertion)
- *                       and writes, for each of n_rank rankings (weights w[q n .. q n + n)),
- *                       the ES of the prefix of each needed size: es[(p n_rank + q) n_sizes + j]
- *                       for sizes[j] (ascending, distinct). The draw is shared: every ranking's
- *                       null is the one a run on that ranking alone gets from the same seed.
+ *                       and writes, for each of n_rank rankings (weights wt[r n_rank + q],
+ *                       gene-major), the ES of the prefix of each needed size:
+ *                       es[(q n_sizes + j) n_perm + p] for sizes[j] (ascending, distinct). The
+ *                       draw is shared: every ranking's null is the one a run on that ranking
+ *                       alone gets from the same seed.
+ *   prerank_size_stats  per (ranking, size) over a batch: null ES >= 0, <= 0 and fixed-point
+ *                       sums of each sign (NES); prerank_set_counts per (ranking, set): null
+ *                       ES of its size at least as extreme as its own (p-values).
+ *   prerank_es_sets     the observed sets of every ranking: both extremes and where they are.
  *   prerank_ml_start    chain c (group g = c / S, one set size and direction per group) starts
  *                       as a uniform random set of size k_g and writes its positive ES (the
  *                       running sum's maximum) and whether its ES is > 0.
@@ -42,9 +47,11 @@
 #include <oclstat/mrg31k3p.clh>
 #include <oclstat/es_walk.clh>
 
-inline long prerank_w(__global const long *w, const uint n, const uint dir, const uint r)
+/* The weight of ranking position r (reversed for dir 1), the weights stride apart. */
+inline long prerank_w(__global const long *w, const uint n, const uint dir, const uint r,
+                      const uint stride)
 {
-    return w[dir ? n - 1u - r : r];
+    return w[(ulong)(dir ? n - 1u - r : r) * stride];
 }
 
 /* The first index of pos[0 .. k) that is >= v. */
@@ -68,23 +75,70 @@ inline int prerank_insert(__global uint *pos, const uint k, const uint v)
     return 1;
 }
 
+/* The extremes of the running sum of the set pos[0 .. k) (total weight nr): *mx the largest
+ * point just after a hit, *mn the smallest just before one, each exactly as gsea_hit forms it
+ * (two correctly rounded divisions and a subtraction). The walk finds them without dividing:
+ * each point is first formed with two reciprocals and two products, which lies within
+ * 8.2 ulp(1) of the divided point (each quotient within 3.1 ulp, both subtractions within
+ * 1 ulp); only a point within PRERANK_SLACK = 32 ulp(1) of the extreme so far is divided
+ * out. The point that holds the exact extreme is always among them (it is within 8.2 ulp of
+ * its approximation, which is at most 16.4 ulp below the approximations before it), so the
+ * extremes are the divided walk's bit for bit, at one multiplication per point plus about
+ * one division per new extreme (a random walk sets O(sqrt(k)) of them). */
+#define PRERANK_SLACK ((REAL)16 * (sizeof(REAL) == 8 ? (REAL)DBL_EPSILON : (REAL)FLT_EPSILON))
+
+inline void prerank_extremes_at(__global const uint *pos, const uint k, const long nr,
+                                __global const long *w, const uint stride, const uint n,
+                                const uint dir, const uint want, REAL *mx, REAL *mn,
+                                uint *i_mx, uint *i_mn)
+{
+    const REAL hit_scale = (REAL)1 / (REAL)(nr > 0 ? nr : (long)k);
+    const REAL miss_scale = (REAL)1 / (REAL)(n - k);
+    REAL amx = -INFINITY, amn = INFINITY, emx = -INFINITY, emn = INFINITY;
+    long c = 0;
+    REAL before = (REAL)0;                /* (REAL)c, carried: one conversion per member */
+    for (uint h = 0; h < k; h++) {
+        const uint r = pos[h];
+        const long wr = nr > 0 ? prerank_w(w, n, dir, r, stride) : 1;
+        const REAL miss = (REAL)(r - h) * miss_scale;
+        const REAL after = (REAL)(c + wr);
+        const REAL top = after * hit_scale - miss;
+        const REAL bottom = before * hit_scale - miss;
+        before = after;
+        if ((want & 1u) && top > amx - PRERANK_SLACK) {
+            REAL t, b;
+            gsea_hit(r, h, c, wr, nr, k, n, &t, &b);
+            if (t > emx) { emx = t; *i_mx = h; }     /* the first member at the maximum */
+            amx = top > amx ? top : amx;
+        }
+        if ((want & 2u) && bottom < amn + PRERANK_SLACK) {
+            REAL t, b;
+            gsea_hit(r, h, c, wr, nr, k, n, &t, &b);
+            if (b < emn) { emn = b; *i_mn = h; }
+            amn = bottom < amn ? bottom : amn;
+        }
+        c += wr;
+    }
+    *mx = emx;
+    *mn = emn;
+}
+
+inline void prerank_extremes(__global const uint *pos, const uint k, const long nr,
+                             __global const long *w, const uint stride, const uint n,
+                             const uint dir, const uint want, REAL *mx, REAL *mn)
+{
+    uint i_mx, i_mn;
+    prerank_extremes_at(pos, k, nr, w, stride, n, dir, want, mx, mn, &i_mx, &i_mn);
+}
+
 /* The score (0 std, 1 pos, 2 neg) of the set pos[0 .. k) (total weight nr); *top_max gets
  * the positive ES. */
 inline REAL prerank_es(__global const uint *pos, const uint k, const long nr,
                        __global const long *w, const uint n, const uint dir, const uint score,
                        REAL *top_max)
 {
-    REAL mx = -INFINITY, mn = INFINITY;
-    long c = 0;
-    for (uint h = 0; h < k; h++) {
-        const uint r = pos[h];
-        const long wr = prerank_w(w, n, dir, r);
-        REAL top, bottom;
-        gsea_hit(r, h, c, wr, nr, k, n, &top, &bottom);
-        mx = top > mx ? top : mx;
-        mn = bottom < mn ? bottom : mn;
-        c += wr;
-    }
+    REAL mx, mn;
+    prerank_extremes(pos, k, nr, w, 1u, n, dir, 3u, &mx, &mn);
     *top_max = mx;
     return score == 1u ? mx : score == 2u ? mn : gsea_pick(mx, mn);
 }
@@ -110,7 +164,7 @@ inline int prerank_exceeds(__global const uint *pos, const uint k, const long nr
     long c = 0;
     for (uint h = 0; h < k; h++) {
         const uint r = pos[h];
-        c += nr > 0 ? prerank_w(w, n, dir, r) : 1;
+        c += nr > 0 ? prerank_w(w, n, dir, r, 1u) : 1;
         if (prerank_point(c, hit_scale, r, h, miss_scale) > bound) {
             *hw = h;
             *cw = c;
@@ -124,35 +178,39 @@ inline long prerank_total(__global const uint *pos, const uint k, __global const
                           const uint n, const uint dir)
 {
     long nr = 0;
-    for (uint h = 0; h < k; h++) nr += prerank_w(w, n, dir, pos[h]);
+    for (uint h = 0; h < k; h++) nr += prerank_w(w, n, dir, pos[h], 1u);
     return nr;
 }
 
 __kernel void prerank_null(__global const uint *states, const ulong first, const uint n_perm,
-                           __global const long *w, const uint n, const uint n_rank,
+                           __global const long *wt, const uint n, const uint n_rank,
                            __global const uint *sizes, const uint n_sizes, const uint score,
-                           __global uint *members, __global REAL *es)
+                           __global uint *members, __global long *totals, __global REAL *es)
 {
     const uint p = get_global_id(0);
     if (p >= n_perm) return;
     mrg31k3p_state st;
     mrg31k3p_load(&st, states, first + p);
     const uint kmax = sizes[n_sizes - 1u];
+    const uint want = score == 1u ? 1u : score == 2u ? 2u : 3u;
     __global uint *pos = members + (ulong)p * kmax;
+    __global long *nr = totals + (ulong)p * n_rank;   /* each ranking's weight of the prefix */
+    for (uint q = 0; q < n_rank; q++) nr[q] = 0;
     uint next = 0u;
     for (uint k = 0; k < kmax; k++) {
         uint r;
         do {
             r = mrg31k3p_below(&st, n);
         } while (!prerank_insert(pos, k, r));
+        for (uint q = 0; q < n_rank; q++) nr[q] += wt[(ulong)r * n_rank + q];
         if (sizes[next] == k + 1u) {
-            /* one random set of positions, scored on every ranking (each its own weights) */
+            /* one random set of positions, scored on every ranking (each its own weights):
+             * ranking by ranking, the set's rows of wt stay in the cache */
             for (uint q = 0; q < n_rank; q++) {
-                __global const long *wq = w + (ulong)q * n;
-                REAL top;
-                es[((ulong)p * n_rank + q) * n_sizes + next] =
-                    prerank_es(pos, k + 1u, prerank_total(pos, k + 1u, wq, n, 0u), wq, n, 0u,
-                               score, &top);
+                REAL mx, mn;
+                prerank_extremes(pos, k + 1u, nr[q], wt + q, n_rank, n, 0u, want, &mx, &mn);
+                es[((ulong)q * n_sizes + next) * n_perm + p] =
+                    score == 1u ? mx : score == 2u ? mn : gsea_pick(mx, mn);
             }
             next++;
         }
@@ -236,7 +294,7 @@ __kernel void prerank_ml_perturb(__global uint *states, __global const long *w, 
             continue;
         }
         const uint old = pos[u];
-        const long w_old = prerank_w(w, n, dir, old), w_new = prerank_w(w, n, dir, v);
+        const long w_old = prerank_w(w, n, dir, old, 1u), w_new = prerank_w(w, n, dir, v, 1u);
         const long nr_new = nr - w_old + w_new;
         int fast = 0;
         uint hw2 = 0u;
@@ -295,15 +353,74 @@ __kernel void prerank_ml_copy(__global const uint *src, __global uint *dst, cons
 
 /* ------------------------------------------------------------------ observed sets */
 
-/* es[s]: the score of set s, members[ptr[s] .. ptr[s + 1]) (ascending positions). */
+/* Set s of ranking q (weights w[q n .. q n + n)), members[ptr[q S + s] .. ptr[q S + s + 1])
+ * (ascending positions; S = n_sets): its running sum's maximum mx and minimum mn and the
+ * first members at them, at[2 (q S + s)] and at[2 (q S + s) + 1] (the leading edge). */
 __kernel void prerank_es_sets(__global const long *w, const uint n, __global const uint *ptr,
                               __global const uint *members, const uint n_sets,
-                              const uint score, __global REAL *es)
+                              const uint n_rank, __global REAL *mx, __global REAL *mn,
+                              __global uint *at)
 {
-    const uint s = get_global_id(0);
-    if (s >= n_sets) return;
-    __global const uint *pos = members + ptr[s];
-    const uint k = ptr[s + 1u] - ptr[s];
-    REAL top;
-    es[s] = prerank_es(pos, k, prerank_total(pos, k, w, n, 0u), w, n, 0u, score, &top);
+    const uint i = get_global_id(0);
+    if (i >= n_sets * n_rank) return;
+    __global const long *wq = w + (ulong)(i / n_sets) * n;
+    __global const uint *pos = members + ptr[i];
+    const uint k = ptr[i + 1u] - ptr[i];
+    REAL a, b;
+    uint ia = 0u, ib = 0u;
+    prerank_extremes_at(pos, k, prerank_total(pos, k, wq, n, 0u), wq, 1u, n, 0u, 3u, &a, &b,
+                        &ia, &ib);
+    mx[i] = a;
+    mn[i] = b;
+    at[2 * (ulong)i] = ia;
+    at[2 * (ulong)i + 1u] = ib;
+}
+
+/* ------------------------------------------------------------------ the null's counts */
+
+#define PRERANK_FIXED(e) ((long)rint(ldexp((e), 32)))    /* exact: |e| <= 1 */
+
+/* Per (ranking q, size j) over the batch's permutations (es as prerank_null writes it), added
+ * to the running totals: null ES >= 0 and <= 0, and the fixed-point sums of their positive
+ * and negative parts (round(ES 2^32): integer sums, the same for any split into batches). */
+__kernel void prerank_size_stats(__global const REAL *es, const uint count, const uint n_rank,
+                                 const uint n_sizes, __global long *stats)
+{
+    const uint i = get_global_id(0);
+    if (i >= n_rank * n_sizes) return;
+    long ge = 0, le = 0, sp = 0, sn = 0;
+    __global const REAL *col = es + (ulong)i * count;
+    for (uint p = 0; p < count; p++) {
+        const REAL e = col[p];
+        ge += e >= (REAL)0;
+        le += e <= (REAL)0;
+        if (e > (REAL)0) sp += PRERANK_FIXED(e);
+        if (e < (REAL)0) sn += PRERANK_FIXED(e);
+    }
+    stats[4 * (ulong)i] += ge;
+    stats[4 * (ulong)i + 1u] += le;
+    stats[4 * (ulong)i + 2u] += sp;
+    stats[4 * (ulong)i + 3u] += sn;
+}
+
+/* Per (ranking q, set s): the batch's null ES of the set's size at least as high as its own
+ * ES and at most as low, added to more[2 (q S + s)] and more[2 (q S + s) + 1]. */
+__kernel void prerank_set_counts(__global const REAL *es, const uint count, const uint n_rank,
+                                 const uint n_sizes, const uint n_sets,
+                                 __global const uint *size_of, __global const REAL *es_obs,
+                                 __global long *more)
+{
+    const uint i = get_global_id(0);
+    if (i >= n_rank * n_sets) return;
+    const uint q = i / n_sets, s = i - q * n_sets;
+    const REAL obs = es_obs[i];
+    __global const REAL *col = es + ((ulong)q * n_sizes + size_of[s]) * count;
+    long ge = 0, le = 0;
+    for (uint p = 0; p < count; p++) {
+        const REAL e = col[p];
+        ge += e >= obs;
+        le += e <= obs;
+    }
+    more[2 * (ulong)i] += ge;
+    more[2 * (ulong)i + 1u] += le;
 }

@@ -36,6 +36,7 @@ REPO = Path(__file__).resolve().parent.parent
 LOCAL_LIMIT = 48 * 1024
 #: Kernels whose time matters: they must keep their state in registers (no stack frame).
 HOT = {"epistasis_search", "fisher_rcont2_count", "permutation_step", "gsea_metric",
+       "gsea_metric_profile",
        "gsea_rank", "gsea_es_pairs", "random_fill_uniform", "random_fill_normal",
        "random_fill_exponential", "random_fill_raw", "random_fill_integers",
        "fields_matern_cov", "fields_ldl_trailing", "fields_lower_times"}

@@ -7,7 +7,7 @@ import warnings
 import numpy as np
 import pandas as pd
 
-from .._gsea.core import balanced_extremes, leading_edge_stats
+from .._gsea.core import balanced_extremes
 from .._gsea.validate import _gene_sets, _weight_and_sizes, probes_to_genes, read_paths
 from .._labels import as_labelled
 from .._multitest import benjamini_hochberg
@@ -17,7 +17,7 @@ from .._runtime import runtime_for
 from .._scale import executor
 from .._validation import as_float_dtype, as_int
 from . import tasks
-from .core import Ranking, null_statistics
+from .core import Ranking, SetMembers, null_statistics
 from .multilevel import multilevel_error, simple_decision_error, simple_error
 from .result import PrerankResult
 from .validate import _eps, _method, _ranking, _score_type
@@ -165,15 +165,17 @@ def gsea_prerank(
     columns, stat_list, names = _rankings(as_labelled(ranking, "ranking"))
     ranks = [Ranking.from_stats(stats, names, weight=weight) for stats in stat_list]
     words = fresh_seed() if seed is None else as_seed(seed)
-    prepared = []
-    for rank in ranks:
-        sets, n_filtered = _gene_sets(gene_sets, rank.names, min_size, max_size,
-                                      case_sensitive, what="ranking")
-        positions = [np.sort(sets[s]).astype(np.uint32) for s in sets]
-        prepared.append((rank, sets, positions))
-    set_names = list(prepared[0][1])
-    sizes = np.unique([p.size for p in prepared[0][2]])
-    size_index = np.searchsorted(sizes, [p.size for p in prepared[0][2]])
+    # the genes are the same in every ranking: the sets are matched once, then placed in
+    # each ranking's order
+    sets, n_filtered = _gene_sets(gene_sets, names, min_size, max_size, case_sensitive,
+                                  what="ranking")
+    layout = SetMembers(sets)
+    set_names = layout.names
+    placed = [layout.positions(rank.inverse) for rank in ranks]
+    positions_of = [p for _, p in placed]
+    sizes = np.unique(layout.sizes)
+    size_index = np.searchsorted(sizes, layout.sizes)
+    members = {s: [names[g] for g in sets[s]] for s in set_names}
 
     runner, owned = executor(device, client)
     outcomes = []
@@ -185,22 +187,21 @@ def gsea_prerank(
         dtype = as_float_dtype(dtype) if dtype is not None else (
             rt.default_real() if rt is not None else np.dtype(np.float64))
         label = rt.info.label if rt is not None else f"tasks on {type(runner).__name__}"
+        weights = np.vstack([r.weights for r in ranks])
+        walks = tasks.observed(runner, rt, weights, sizes, positions_of, dtype=dtype,
+                               score_type=score_type)
+        scores = walks.score(score_type)
         observed = []
-        for rank, _, positions in prepared:
-            es_obs = tasks.observed(runner, rt, rank.weights, sizes, positions, dtype=dtype,
-                                    score_type=score_type)
+        for q, rank in enumerate(ranks):
             # fgsea's rule: equally high positive and negative extremes give ES = 0 (the
             # null's ES keep fgsea's first-extreme rule); one-sided scores have no such tie
-            balanced = np.array([score_type == "std"
-                                 and balanced_extremes(rank.weights[p], p, len(rank.names))
-                                 for p in positions], dtype=bool)
-            observed.append((np.where(balanced, 0.0, es_obs).astype(es_obs.dtype), balanced))
+            balanced = _balanced(walks, q, rank, positions_of[q], score_type)
+            observed.append((np.where(balanced, 0.0, scores[q]), balanced))
         all_counts = tasks.simple_null_many(
-            runner, rt, np.vstack([r.weights for r in ranks]), sizes,
-            [p for _, _, p in prepared], [es for es, _ in observed], words=words,
+            runner, rt, weights, sizes, positions_of, [es for es, _ in observed], words=words,
             n_resamples=n_resamples, dtype=dtype, score_type=score_type, progress=progress)
-        for (rank, _, positions), (es_obs, _), counts in zip(prepared, observed, all_counts,
-                                                             strict=True):
+        for rank, positions, (es_obs, _), counts in zip(ranks, positions_of, observed,
+                                                        all_counts, strict=True):
             summary = null_statistics(counts, es_obs, size_index, score_type)
             pval, nes = summary.pval.copy(), summary.nes.copy()
             log2err = simple_error(summary.n_more, n_resamples)
@@ -220,8 +221,9 @@ def gsea_prerank(
         if owned:
             runner.close()
     results = {}
-    for column, (rank, sets, positions), (es_obs, balanced), (pval, nes, log2err, ml) in zip(
-            columns, prepared, observed, outcomes, strict=True):
+    info = input_of(ranking, gene_sets)
+    for q, (column, rank, (es_obs, balanced), (pval, nes, log2err, ml)) in enumerate(zip(
+            columns, ranks, observed, outcomes, strict=True)):
         unbalanced = np.isnan(pval)
         if unbalanced.any():
             where = "" if column is None else f"ranking {column!r}: "
@@ -229,18 +231,33 @@ def gsea_prerank(
                           "of their sign (the statistics are nearly all of one sign): their "
                           "p-values and NES are NaN, as fgsea's; more resamples may help",
                           UserWarning, stacklevel=2)
-        table = _table(rank, set_names, positions, es_obs, nes, pval, log2err, balanced,
-                       score_type)
+        table = _table(rank, set_names, placed[q], walks, q, es_obs, nes, pval, log2err,
+                       balanced, score_type)
         results[column] = PrerankResult(
             table=table,
             ranking=pd.Series(rank.stats, index=pd.Index(rank.names, name="gene"),
                               name=column),
-            gene_sets={s: [rank.names[g] for g in sets[s]] for s in set_names},
+            gene_sets=members,
             method=method, weight=weight, n_resamples=n_resamples, sample_size=sample_size,
             eps=eps, n_filtered=n_filtered, n_multilevel=int(ml.sum()), device=label,
-            input=input_of(ranking, gene_sets), score_type=score_type,
+            input=info, score_type=score_type,
         )
     return results[None] if None in results else results
+
+
+def _balanced(walks, q, rank, positions, score_type) -> np.ndarray:
+    """Which sets of ranking q have equally high positive and negative extremes (fgsea's ES
+    = 0), decided exactly (:func:`balanced_extremes`) where the device's extremes are
+    close."""
+    out = np.zeros(len(positions), dtype=bool)
+    if score_type != "std":
+        return out
+    mx, mn = walks.mx[q], walks.mn[q]
+    near = np.abs(mx + mn) <= 1e-6 * np.maximum(1.0, np.abs(mx))
+    n = len(rank.names)
+    for i in np.flatnonzero(near):
+        out[i] = balanced_extremes(rank.weights[positions[i]], positions[i], n)
+    return out
 
 
 def _rankings(ranking) -> tuple[list, list, list]:
@@ -255,15 +272,24 @@ def _rankings(ranking) -> tuple[list, list, list]:
         columns = [str(c) for c in ranking.columns]
         if len(set(columns)) != len(columns):
             raise ValueError("ranking: a table of rankings names a column twice")
-        stat_list, names = [], None
-        for c in ranking.columns:
-            if ranking[c].isna().any():
-                raise ValueError(f"ranking {str(c)!r} has {int(ranking[c].isna().sum())} "
-                                 "missing statistics: rankings run together must rank the same "
-                                 "genes (run that column on its own without them)")
-            stats, names = _ranking(ranking[c])
-            stat_list.append(stats)
-        return columns, stat_list, names
+        values = ranking.to_numpy(dtype=np.float64)
+        missing = np.isnan(values).sum(axis=0)
+        if missing.any():
+            c = int(np.flatnonzero(missing)[0])
+            raise ValueError(f"ranking {columns[c]!r} has {int(missing[c])} missing statistics: "
+                             "rankings run together must rank the same genes (run that column "
+                             "on its own without them)")
+        # the genes (names, duplicates) and the first column checked as one ranking; the
+        # others for their values only
+        _, names = _ranking(ranking.iloc[:, 0])
+        bad = ~np.isfinite(values)
+        if bad.any():
+            g, c = (int(v[0]) for v in np.nonzero(bad))
+            raise ValueError(f"ranking {columns[c]!r} has {int(bad[:, c].sum())} missing or "
+                             f"infinite statistics (first: {names[g]!r}); remove those genes "
+                             "first")
+        return columns, [np.ascontiguousarray(values[:, c]) for c in range(values.shape[1])], \
+            names
     stats, names = _ranking(ranking)
     return [None], [stats], names
 
@@ -307,20 +333,35 @@ def _multilevel(runner, rt, rank, positions, es_obs, summary, ml, pval, log2err,
     return pval, log2err
 
 
-def _table(rank, set_names, positions, es_obs, nes, pval, log2err, balanced,
+def _table(rank, set_names, placed, walks, q, es_obs, nes, pval, log2err, balanced,
            score_type) -> pd.DataFrame:
+    """fgsea's columns and Broad's leading-edge numbers of ranking q's sets (``placed``: the
+    sets' ascending positions, flat and per set; ``walks``: where the running sums peak)."""
+    flat, positions = placed
     n = len(rank.names)
-    leading, edge = [], np.empty((len(set_names), 4))
+    k = np.array([p.size for p in positions], dtype=np.int64)
+    start = np.concatenate([[0], np.cumsum(k)[:-1]])
+    es = walks.score(score_type)[q]
+    top = np.full(k.size, score_type == "pos") if score_type != "std" else es >= 0
+    if score_type == "neg":
+        top[:] = False
+    peak = np.where(top, walks.at_mx[q], walks.at_mn[q])
+    at = flat[start + peak].astype(np.int64)
+    # Broad's RANK AT MAX and leading-edge numbers (oclstat/_gsea/core.py, leading_edge_stats)
+    rank_at = np.where(top, at, np.maximum(0, at - 1))
+    tags = np.where(top, peak + 1, k - peak) / k
+    frac = np.where(top, rank_at + 1, n - rank_at) / n
+    signal = np.where(n > k, tags * (1.0 - frac) * n / np.maximum(n - k, 1), 0.0)
+    names = np.asarray(rank.names, dtype=object)
+    leading = []
     for i, pos in enumerate(positions):
         if balanced[i]:                 # ES = 0: no leading edge (fgsea's empty one)
             leading.append([])
-            edge[i] = (0, 0.0, 0.0, 0.0)
-            continue
-        es, peak = rank.enrichment(pos.astype(np.int64), score_type)
-        top = score_type == "pos" or (score_type == "std" and es >= 0)
-        cut = pos[: peak + 1] if top else pos[peak:][::-1]
-        leading.append([rank.names[q] for q in cut])
-        edge[i] = leading_edge_stats(es, peak, pos.astype(np.int64), n)
+        else:
+            leading.append(names[pos[: peak[i] + 1] if top[i] else pos[peak[i]:][::-1]]
+                           .tolist())
+    edge = np.stack([rank_at, tags, frac, signal], axis=1)
+    edge[balanced] = 0.0
     table = pd.DataFrame(
         {
             "pval": pval,
@@ -328,7 +369,7 @@ def _table(rank, set_names, positions, es_obs, nes, pval, log2err, balanced,
             "log2err": log2err,
             "ES": es_obs,
             "NES": nes,
-            "size": [p.size for p in positions],
+            "size": k,
             "leadingEdge": leading,
             "rank_at_max": edge[:, 0].astype(np.int64),
             "leading_edge_tags": edge[:, 1],

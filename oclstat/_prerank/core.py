@@ -24,7 +24,7 @@ import numpy as np
 
 from .._gsea.core import enrichment_score, fixed_weights, gene_weights, weight_bits
 
-__all__ = ["Ranking", "null_statistics"]
+__all__ = ["Ranking", "SetMembers", "null_statistics"]
 
 
 @dataclass(frozen=True)
@@ -36,6 +36,15 @@ class Ranking:
     stats: np.ndarray
     weights: np.ndarray
     weight: float
+    #: The input index of the gene at each ranking position.
+    order: np.ndarray | None = None
+
+    @property
+    def inverse(self) -> np.ndarray:
+        """The ranking position of each gene of the input."""
+        out = np.empty(self.order.size, dtype=np.int64)
+        out[self.order] = np.arange(self.order.size)
+        return out
 
     @classmethod
     def from_stats(cls, stats: np.ndarray, names: list, *, weight: float) -> Ranking:
@@ -50,12 +59,38 @@ class Ranking:
         w = gene_weights(ranked, weight)
         top = float(w.max()) if w.size else 0.0
         return cls([names[i] for i in order], ranked,
-                   fixed_weights(w, top, weight_bits(ranked.size)), float(weight))
+                   fixed_weights(w, top, weight_bits(ranked.size)), float(weight), order)
 
     def enrichment(self, positions: np.ndarray, score_type: str = "std"):
         """``(es, peak)`` of the set at ``positions`` (ascending), as the device computes it
         (``score_type``: fgsea's "std", "pos" or "neg")."""
         return enrichment_score(self.stats, positions, self.weight, score_type)
+
+
+class SetMembers:
+    """Gene sets as one array (``members``: input gene indices, set after set; ``ptr`` where
+    each set starts), placed in any ranking's order at once.
+
+    >>> m = SetMembers({"a": [2, 0], "b": [1]})
+    >>> [p.tolist() for p in m.positions(np.array([1, 2, 0]))[1]]
+    [[0, 1], [2]]
+    """
+
+    def __init__(self, sets: dict):
+        self.names = list(sets)
+        self.sizes = np.array([len(sets[s]) for s in self.names], dtype=np.int64)
+        self.ptr = np.concatenate([[0], np.cumsum(self.sizes)])
+        self.members = np.concatenate([np.asarray(sets[s], dtype=np.int64)
+                                       for s in self.names])
+        self.owner = np.repeat(np.arange(len(self.names)), self.sizes)
+
+    def positions(self, inverse: np.ndarray) -> tuple[np.ndarray, list]:
+        """``(flat, per_set)``: every set's ranking positions (``inverse[g]`` the position
+        of gene g) in ascending order, as one uint32 array and as views of it per set."""
+        n = int(inverse.size)
+        base = self.owner * n
+        flat = (np.sort(base + inverse[self.members]) - base).astype(np.uint32)  # by set, then
+        return flat, np.split(flat, self.ptr[1:-1])                              # by position
 
 
 @dataclass

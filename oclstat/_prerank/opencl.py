@@ -1,11 +1,13 @@
 """The device side of :func:`oclstat.gsea_prerank` (cl_kernels/prerank.cl): the observed ES,
 the gene-set-permutation null of every set size, and the multilevel chains.
 
-The null comes back to the host one batch of permutations at a time as a permutations x sizes
-ES table and is reduced there to integer counts: for every size, how many null ES are >= 0 and
-<= 0 and their fixed-point sums (round(ES 2^32), for NES); for every set, how many null ES of
-its size are at least as extreme as its own. Integer counts and sums do not depend on how the
-permutations are split into batches, tasks or devices.
+The null of one batch of permutations (a permutations x rankings x sizes ES table) is reduced
+on the device to integer counts: for every size, how many null ES are >= 0 and <= 0 and their
+fixed-point sums (round(ES 2^32), for NES); for every set, how many null ES of its size are at
+least as extreme as its own. Integer counts and sums do not depend on how the permutations
+are split into batches, tasks or devices. The observed walks (:func:`observed_walks`) give
+every set's ES, both extremes (fgsea's tie rule) and where the leading edge ends, for every
+ranking in one launch.
 
 >>> import numpy as np, oclstat
 >>> from oclstat._prerank.core import Ranking
@@ -35,6 +37,10 @@ MIN_TRIES, MAX_TRIES = 1, 100
 
 #: Scale of the fixed-point ES sums.
 FIXED = 2.0**32
+
+#: Largest null ES table of one batch (bytes): many rankings at once take fewer permutations
+#: per batch rather than more memory.
+MAX_TABLE = 256 << 20
 
 #: The kernels' codes of fgsea's score types.
 SCORE_TYPES = {"std": 0, "pos": 1, "neg": 2}
@@ -73,35 +79,75 @@ class Plan:
         self.sizes = np.unique(np.asarray(sizes, dtype=np.int64)).astype(_U32)
         self.defines = rt.real_defines(self.real)
         self.w = rt.to_device(np.ascontiguousarray(weights.ravel()), writable=False)
+        # gene-major (wt[r * n_rank + q]) for the null, whose walks take every ranking in turn
+        self.wt = (self.w if self.n_rank == 1 else
+                   rt.to_device(np.ascontiguousarray(weights.T), writable=False))
         self.sizes_buf = rt.to_device(self.sizes, writable=False)
         kmax = int(self.sizes[-1])
-        per_perm = kmax * 4 + self.n_rank * self.sizes.size * self.real.itemsize
+        per_perm = kmax * 4 + self.n_rank * (self.sizes.size * self.real.itemsize + 8)
         cap = 65536 if rt.gpu_schedule else 4096
         by_buffer = rt.info.max_alloc // max(kmax * 4, self.n_rank * self.sizes.size
                                              * self.real.itemsize)
-        self.batch = int(max(1, min(cap, rt.max_items(per_perm, fraction=0.25), by_buffer)))
+        by_table = MAX_TABLE // (self.n_rank * self.sizes.size * self.real.itemsize)
+        self.batch = int(max(1, min(cap, rt.max_items(per_perm, fraction=0.25), by_buffer,
+                                    by_table)))
 
     def kernel(self, name):
         return self.rt.kernel("prerank.cl", name, self.defines)
 
 
+@dataclass
+class Walks:
+    """The observed running sums of every set on every ranking (rankings x sets): the
+    maximum ``mx`` and minimum ``mn`` as the device computes the null's, and the first
+    member at each (``at_mx``, ``at_mn``: indices into the set's ascending positions)."""
+
+    mx: np.ndarray
+    mn: np.ndarray
+    at_mx: np.ndarray
+    at_mn: np.ndarray
+
+    def score(self, score_type: str) -> np.ndarray:
+        """fgsea's score of every set: "pos" the maximum, "neg" the minimum, "std" the
+        deviation of larger magnitude (the minimum on an exact tie, as the kernels pick)."""
+        if score_type == "pos":
+            return self.mx
+        if score_type == "neg":
+            return self.mn
+        return np.where(self.mx > -self.mn, self.mx, self.mn)
+
+
+def observed_walks(plan: Plan, positions: list) -> Walks:
+    """:class:`Walks` of the sets ``positions[q]`` (ascending ranking positions, the same
+    sizes in every ranking) on every ranking q of ``plan``."""
+    rt = plan.rt
+    n_sets = len(positions[0])
+    flat = [p for ranking in positions for p in ranking]
+    ptr = np.zeros(len(flat) + 1, dtype=np.int64)
+    np.cumsum([p.size for p in flat], out=ptr[1:])
+    if ptr[-1] >= 2**32:
+        raise ValueError("the sets of all rankings hold more than 2^32 members; run fewer "
+                         "rankings at once")
+    members = np.concatenate(flat).astype(_U32)
+    mx = np.empty(len(flat), dtype=plan.real)
+    mn = np.empty(len(flat), dtype=plan.real)
+    at = np.empty(2 * len(flat), dtype=_U32)
+    bufs = [rt.empty(a.nbytes) for a in (mx, mn, at)]
+    rt.launch(plan.kernel("es_sets"), len(flat), plan.w, _U32(plan.n),
+              rt.to_device(ptr.astype(_U32), writable=False),
+              rt.to_device(members, writable=False), _U32(n_sets), _U32(len(positions)),
+              *bufs)
+    for buf, out in zip(bufs, (mx, mn, at), strict=True):
+        rt.read(buf, out)
+    shape = (len(positions), n_sets)
+    return Walks(mx.astype(np.float64).reshape(shape), mn.astype(np.float64).reshape(shape),
+                 at[0::2].astype(np.int64).reshape(shape), at[1::2].astype(np.int64)
+                 .reshape(shape))
+
+
 def observed_es(plan: Plan, positions: list[np.ndarray]) -> np.ndarray:
     """The ES of every set (ascending ranking positions) as the device computes the null's."""
-    rt = plan.rt
-    ptr = np.zeros(len(positions) + 1, dtype=_U32)
-    np.cumsum([p.size for p in positions], out=ptr[1:])
-    members = np.concatenate(positions).astype(_U32)
-    out = np.empty(len(positions), dtype=plan.real)
-    buf = rt.empty(out.nbytes)
-    rt.launch(plan.kernel("es_sets"), len(positions), plan.w, _U32(plan.n),
-              rt.to_device(ptr, writable=False), rt.to_device(members, writable=False),
-              _U32(len(positions)), plan.score, buf)
-    rt.read(buf, out)
-    return out.astype(np.float64)
-
-
-def _fixed(x: np.ndarray) -> np.ndarray:
-    return np.rint(x * FIXED).astype(np.int64)
+    return observed_walks(plan, [positions]).score(plan.score_type)[0]
 
 
 def simple_counts(plan: Plan, positions: list[np.ndarray], es_obs: np.ndarray, *, words,
@@ -112,55 +158,64 @@ def simple_counts(plan: Plan, positions: list[np.ndarray], es_obs: np.ndarray, *
                               count=count)[0]
 
 
-def null_tables(plan: Plan, *, words, first: int, count: int):
-    """The simple null of permutations ``first .. first + count - 1`` one batch at a time:
-    ``(first, table)`` with table[p, q, j] the ES of permutation p's random set of size
-    ``plan.sizes[j]`` on ranking q (the table is reused: copy what is kept)."""
+def _null_batches(plan: Plan, *, words, first: int, count: int):
+    """The simple null of permutations ``first .. first + count - 1`` one batch at a time on
+    the device: ``(first, buffer, count)``, the buffer holding ES[q, j, p] of permutation p's
+    random set of size ``plan.sizes[j]`` on ranking q (reused from batch to batch)."""
     rt, sizes = plan.rt, plan.sizes
     n_sizes, kmax, n_rank = sizes.size, int(sizes[-1]), plan.n_rank
     batch = min(plan.batch, count)
     members = rt.empty(batch * kmax * 4)
+    totals = rt.empty(batch * n_rank * 8)
     es_buf = rt.empty(batch * n_rank * n_sizes * plan.real.itemsize)
-    table = np.empty((batch, n_rank, n_sizes), dtype=plan.real)
     for f in range(first, first + count, batch):
         c = min(batch, first + count - f)
         states = rt.to_device(create_stream_states(words, c, first=f), writable=False)
-        rt.launch(plan.kernel("null"), c, states, _U64(0), _U32(c), plan.w, _U32(plan.n),
-                  _U32(n_rank), plan.sizes_buf, _U32(n_sizes), plan.score, members, es_buf)
-        part = table[:c]
-        rt.read(es_buf, part)
-        yield f, part
+        rt.launch(plan.kernel("null"), c, states, _U64(0), _U32(c), plan.wt, _U32(plan.n),
+                  _U32(n_rank), plan.sizes_buf, _U32(n_sizes), plan.score, members, totals,
+                  es_buf)
+        yield f, es_buf, c
+
+
+def null_tables(plan: Plan, *, words, first: int, count: int):
+    """The simple null one batch at a time on the host: ``(first, table)`` with table[p, q, j]
+    the ES of permutation p's random set of size ``plan.sizes[j]`` on ranking q."""
+    batch = min(plan.batch, count)
+    raw = np.empty(batch * plan.n_rank * plan.sizes.size, dtype=plan.real)
+    for f, es_buf, c in _null_batches(plan, words=words, first=first, count=count):
+        part = raw[:c * plan.n_rank * plan.sizes.size].reshape(plan.n_rank, plan.sizes.size, c)
+        plan.rt.read(es_buf, part)
+        yield f, part.transpose(2, 0, 1).copy()
 
 
 def simple_counts_many(plan: Plan, positions: list, es_obs: list, *, words, first: int,
                        count: int) -> list:
     """:func:`simple_counts` of every ranking of ``plan`` (``positions[q]``, ``es_obs[q]``:
     ranking q's sets, of the same sizes in every ranking) from one pass: each random set is
-    drawn once and scored on every ranking, so ranking q's counts equal a run on it alone."""
-    sizes = plan.sizes
-    n_sizes, n_rank = sizes.size, plan.n_rank
-    set_size_index = np.searchsorted(sizes, [p.size for p in positions[0]])
-    by_size = [np.flatnonzero(set_size_index == j) for j in range(n_sizes)]
-    outs = [SimpleCounts(np.zeros(n_sizes, np.int64), np.zeros(n_sizes, np.int64),
-                         np.zeros(n_sizes, np.int64), np.zeros(n_sizes, np.int64),
-                         np.zeros((len(positions[0]), 2), np.int64), 0) for _ in range(n_rank)]
-    for _, part in null_tables(plan, words=words, first=first, count=count):
-        c = part.shape[0]
-        for q, out in enumerate(outs):
-            null = part[:, q, :].astype(np.float64)
-            out.n_ge0 += (null >= 0).sum(axis=0)
-            out.n_le0 += (null <= 0).sum(axis=0)
-            out.sum_pos += _fixed(np.maximum(null, 0.0)).sum(axis=0)
-            out.sum_neg += _fixed(np.minimum(null, 0.0)).sum(axis=0)
-            for j, sets in enumerate(by_size):
-                if sets.size == 0:
-                    continue
-                col = np.sort(null[:, j])
-                obs = es_obs[q][sets]
-                out.n_more[sets, 0] += c - np.searchsorted(col, obs, side="left")
-                out.n_more[sets, 1] += np.searchsorted(col, obs, side="right")
-            out.count += c
-    return outs
+    drawn once and scored on every ranking, so ranking q's counts equal a run on it alone.
+    The counts are taken on the device, batch by batch (integer sums: any split gives the
+    same counts)."""
+    rt, sizes = plan.rt, plan.sizes
+    n_sizes, n_rank, n_sets = sizes.size, plan.n_rank, len(positions[0])
+    size_of = np.searchsorted(sizes, [p.size for p in positions[0]]).astype(_U32)
+    obs = np.ascontiguousarray(np.vstack([np.asarray(e, dtype=np.float64) for e in es_obs]),
+                               dtype=plan.real)
+    stats = np.zeros((n_rank, n_sizes, 4), dtype=np.int64)
+    more = np.zeros((n_rank, n_sets, 2), dtype=np.int64)
+    stats_buf, more_buf = rt.to_device(stats), rt.to_device(more)
+    size_buf = rt.to_device(size_of, writable=False)
+    obs_buf = rt.to_device(obs, writable=False)
+    done = 0
+    for _, es_buf, c in _null_batches(plan, words=words, first=first, count=count):
+        rt.launch(plan.kernel("size_stats"), n_rank * n_sizes, es_buf, _U32(c), _U32(n_rank),
+                  _U32(n_sizes), stats_buf)
+        rt.launch(plan.kernel("set_counts"), n_rank * n_sets, es_buf, _U32(c), _U32(n_rank),
+                  _U32(n_sizes), _U32(n_sets), size_buf, obs_buf, more_buf)
+        done += c
+    rt.read(stats_buf, stats)
+    rt.read(more_buf, more)
+    return [SimpleCounts(stats[q, :, 0], stats[q, :, 1], stats[q, :, 2], stats[q, :, 3],
+                         more[q], done) for q in range(n_rank)]
 
 
 class Chains:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._scale import Task, run, task_runtime
-from .opencl import Plan, climb, observed_es, simple_counts_many
+from .opencl import Plan, climb, observed_walks, simple_counts_many
 
 #: Permutations per task (at most MAX_TASKS tasks).
 TASK_PERMUTATIONS = 8192
@@ -43,14 +43,15 @@ def _climb(inputs, groups, sample_size, words, first):
 
 
 def _observed(weights, sizes, positions, dtype, score_type):
-    return observed_es(Plan(task_runtime(), weights, sizes, dtype, score_type), positions)
+    return observed_walks(Plan(task_runtime(), weights, sizes, dtype, score_type), positions)
 
 
 def observed(client, rt, weights, sizes, positions, *, dtype, score_type="std"):
-    """The observed score of every set, computed as the null's are (on ``rt``, else one
-    task)."""
+    """The observed walks (:class:`~.opencl.Walks`) of every set on every ranking (rows of
+    ``weights``; ``positions[q]`` ranking q's sets), computed as the null's are (on ``rt``,
+    else one task)."""
     if client is None:
-        return observed_es(Plan(rt, weights, sizes, dtype, score_type), positions)
+        return observed_walks(Plan(rt, weights, sizes, dtype, score_type), positions)
     return run(client, [Task(_observed, (weights, sizes, positions, np.dtype(dtype),
                                          score_type))])[0]
 
