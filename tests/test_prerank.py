@@ -69,6 +69,42 @@ def test_device_es_equal_the_host_rule_bit_for_bit(rt):
     assert dev.tolist() == host
 
 
+def test_walks_without_division_find_the_divided_extremes(rt):
+    """The device finds the running sum's extremes with products and divides only near the
+    extreme so far (cl_kernels/prerank.cl, prerank_extremes_at): its maxima, minima and where
+    they are must be the divided walk's (the host rule) bit for bit, on rankings with many
+    equal statistics (exactly equal points) and on several rankings at once."""
+    from oclstat._gsea.core import fixed_weights, gene_weights, weight_bits
+    from oclstat._prerank.core import Ranking
+    from oclstat._prerank.opencl import Plan, observed_walks
+
+    rng = np.random.default_rng(7)
+    n = 600
+    stats = [rng.normal(size=n), np.round(rng.normal(size=n), 1), np.ones(n),
+             np.repeat([2.0, -1.0, 0.5], n // 3)]
+    ranks = [Ranking.from_stats(s, [f"g{i}" for i in range(n)], weight=1.0) for s in stats]
+    sizes = (1, 2, 3, 15, 16, 100, 299, n - 1)
+    pos = [np.sort(rng.choice(n, size=k, replace=False)) for k in sizes]
+    pos.append(np.arange(5, 5 + 40))                  # a block: long runs of equal steps
+    real = np.dtype(rt.default_real()).type     # float32 where the device has no fp64
+    walks = observed_walks(Plan(rt, np.vstack([r.weights for r in ranks]),
+                                [p.size for p in pos], real), [pos] * len(ranks))
+    for q, r in enumerate(ranks):
+        w_all = gene_weights(r.stats, 1.0)
+        for i, p in enumerate(pos):
+            w = fixed_weights(w_all[p], float(w_all.max()), weight_bits(n))
+            nr, k = int(w.sum()), p.size
+            c = np.cumsum(w)
+            hit = (c.astype(real) / real(nr) if nr else
+                   np.arange(1, k + 1).astype(real) / real(k))
+            before = ((c - w).astype(real) / real(nr) if nr else
+                      np.arange(k).astype(real) / real(k))
+            miss = (p - np.arange(k)).astype(real) / real(n - k)
+            tops, bottoms = hit - miss, before - miss
+            assert walks.mx[q, i] == tops.max() and walks.at_mx[q, i] == np.argmax(tops)
+            assert walks.mn[q, i] == bottoms.min() and walks.at_mn[q, i] == np.argmin(bottoms)
+
+
 @pytest.fixture(scope="module")
 def p53_ranking(shared_data):
     """Signal-to-noise of P53 (MUT vs WT), genes with upper-case names only (GSEApy would
