@@ -126,10 +126,11 @@ def write_gsea_report(result, directory, *, parameters: dict | None = None, rows
     Notes
     -----
     Writes ``index.html`` (the run's parameters and device, both directions' tables in Broad's
-    columns, set names linked to ``enplot_<set>.png``), ``gsea_report_for_<class>.tsv`` for
-    each direction and the plots. The page needs no server and no network; a script in it
-    records, once loaded, how many images decoded and how many table rows it shows (the tests
-    read them from a headless browser).
+    columns, the top sets' names linked to their pages ``<set>.html``: the set's row, its
+    enrichment plot and its detail table; other plotted sets to ``enplot_<set>.png``),
+    ``gsea_report_for_<class>.tsv`` for each direction and the plots. The pages need no
+    server and no network; a script in each records, once loaded, how many images decoded
+    and how many table rows it shows (the tests read them from a headless browser).
 
     References
     ----------
@@ -151,17 +152,21 @@ def write_gsea_report(result, directory, *, parameters: dict | None = None, rows
     plt = _pyplot("write_gsea_report")
     out = Path(directory)
     out.mkdir(parents=True, exist_ok=True)
-    sections, images = [], []
+    directions, images = [], []
     for title, tsv, table, significant in _directions(result):
         table.to_csv(out / tsv, sep="\t", index=False, float_format="%.6g")
         linked = {}
         for name in table["NAME"].head(plots):
-            png = f"enplot_{_file_name(name)}.png"
-            fig = plot_enrichment(result, name)
-            fig.savefig(out / png, dpi=90)
-            plt.close(fig)
-            linked[name] = png
-            images.append((name, png))
+            linked[name] = _plot(result, name, out, plt)
+            images.append((name, linked[name]))
+        directions.append((title, tsv, table, significant, linked))
+    write_broad_folder(result, out, label=label, details=details, parameters=parameters)
+    sections = []
+    for title, tsv, table, significant, linked in directions:
+        for name in table["NAME"].head(details):      # Broad's page per top set
+            page = _detail_page(result, name, table, out, plt)
+            if page is not None:
+                linked[name] = page
         sections.append(
             f"<h2>{title}</h2>"
             f"<p>{len(table)} gene sets; {significant}. "
@@ -169,7 +174,6 @@ def write_gsea_report(result, directory, *, parameters: dict | None = None, rows
             + (f" (first {rows} shown)" if len(table) > rows else "") + "</p>"
             + _html_table(table.head(rows).drop(columns=list(_LINKS), errors="ignore"),
                           linked))
-    write_broad_folder(result, out, label=label, details=details, parameters=parameters)
     heat = _leading_edge_heatmap(out, plt)
     if heat:
         images.append(("leading-edge genes of the top sets", heat))
@@ -210,6 +214,38 @@ def write_gsea_report(result, directory, *, parameters: dict | None = None, rows
     index = out / "index.html"
     index.write_text(page, encoding="utf-8")
     return index
+
+
+def _plot(result, name, out: Path, plt) -> str:
+    """The enrichment plot of set ``name`` (``enplot_<set>.png``, made once)."""
+    png = f"enplot_{_file_name(name)}.png"
+    if not (out / png).exists():
+        fig = plot_enrichment(result, name)
+        fig.savefig(out / png, dpi=90)
+        plt.close(fig)
+    return png
+
+
+def _detail_page(result, name, table, out: Path, plt) -> str | None:
+    """``<set>.html``, Broad's page of one top set: its row of the report, its enrichment
+    plot and its detail table (the ``<set>.tsv`` the folder holds, as HTML)."""
+    tsv = out / f"{safe_name(name)}.tsv"
+    if not tsv.exists():
+        return None
+    detail = pd.read_csv(tsv, sep="\t", keep_default_na=False)
+    row = table[table["NAME"] == name].drop(columns=list(_LINKS), errors="ignore")
+    png = _plot(result, name, out, plt)
+    page = (f"<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>{html.escape(name)}"
+            f"</title><style>{_STYLE}</style></head><body><h1>{html.escape(name)}</h1>"
+            f"<p><a href=\"index.html\">back to the report</a>; the table as "
+            f"<a href=\"{html.escape(tsv.name)}\">{html.escape(tsv.name)}</a></p>"
+            + _html_table(row, {})
+            + f'<div class="plots"><figure><img src="{html.escape(png)}" '
+            f'alt="{html.escape(name)}"></figure></div>'
+            + _html_table(detail, {}) + f"{_CHECK}</body></html>")
+    path = out / f"{safe_name(name)}.html"
+    path.write_text(page, encoding="utf-8")
+    return path.name
 
 
 def _leading_edge_heatmap(out: Path, plt) -> str | None:

@@ -65,7 +65,10 @@ def test_html_report_renders_in_a_browser(leukemia_result, tmp_path):
                               parameters={"seed": 3})
     files = sorted(p.name for p in index.parent.iterdir())
     assert "gsea_report_for_ALL.tsv" in files and "gsea_report_for_AML.tsv" in files
-    assert sum(f.startswith("enplot_") for f in files) == 6
+    # Broad's page per top set (20 per direction): its row, plot and detail table
+    tops = [*leukemia_result.positive["NAME"].head(20), *leukemia_result.negative["NAME"].head(20)]
+    assert {f"{n}.html" for n in tops} <= set(files)
+    assert sum(f.startswith("enplot_") for f in files) == len(tops)
     full = pd.read_csv(index.parent / "gsea_report_for_AML.tsv", sep="\t")
     assert tuple(full.columns) == BROAD_COLUMNS and len(full) == len(leukemia_result.negative)
     flags = ["--headless", "--no-sandbox", "--disable-gpu", "--virtual-time-budget=5000"]
@@ -76,6 +79,12 @@ def test_html_report_renders_in_a_browser(leukemia_result, tmp_path):
     assert 'data-images-loaded="7"' in dom, dom[:300]
     assert f'data-table-rows="{len(leukemia_result.table)}"' in dom
     assert "Enrichment in phenotype ALL" in dom and "HALLMARK_E2F_TARGETS" in dom
+    assert f'href="{tops[0]}.html"' in dom
+    page = subprocess.run([exe, *flags, "--dump-dom", (index.parent / f"{tops[0]}.html")
+                           .as_uri()], capture_output=True, text=True, timeout=120).stdout
+    size = int(leukemia_result.positive["SIZE"].iloc[0])
+    assert 'data-images-loaded="1"' in page and f'data-table-rows="{size + 1}"' in page
+    assert "RUNNING ES" in page and "CORE ENRICHMENT" in page
     shot = tmp_path / "shot.png"
     subprocess.run([exe, *flags, "--hide-scrollbars", "--window-size=1280,1600",
                     f"--screenshot={shot}", index.as_uri()], capture_output=True, timeout=120)
