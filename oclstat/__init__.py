@@ -14,7 +14,9 @@ _SUBMODULES = ("fields", "genotypes", "io", "linalg", "random", "report", "spati
 #: Public name -> the module that defines it (imported on first use).
 _EXPORTS = {
     "EpistasisResult": "._epistasis",
+    "PairScanResult": "._epistasis",
     "epistasis": "._epistasis",
+    "epistasis_merge": "._epistasis",
     "LdlResult": "._fields",
     "cholesky_batch": "._fields",
     "ldl_batch": "._fields",
@@ -103,7 +105,9 @@ __all__ = [
     "report",
     "genotypes",
     "EpistasisResult",
+    "PairScanResult",
     "epistasis",
+    "epistasis_merge",
     "LdlResult",
     "cholesky_batch",
     "ldl_batch",

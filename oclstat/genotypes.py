@@ -21,9 +21,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ._plink_files import fam_status
 from ._readers import Inference, ReadInfo, open_text, read_table
 
-__all__ = ["Genotypes", "read_plink", "read_genotype_table", "PHENOTYPE_NAMES"]
+__all__ = ["Genotypes", "read_plink", "read_pgen", "read_vcf", "read_tped",
+           "read_genotype_table", "PHENOTYPE_NAMES"]
 
 #: Names that mark the phenotype's row or column in a genotype table (any case), besides
 #: BitEpi's ``VarSam`` row.
@@ -45,6 +47,44 @@ class Genotypes:
     positions: np.ndarray | None = None
     input: ReadInfo | None = None
 
+    def subset(self, *, snps=None, exclude_snps=None, samples=None,
+               exclude_samples=None) -> Genotypes:
+        """The genotypes of some SNPs and samples, by name (PLINK's ``--extract`` /
+        ``--exclude`` SNP lists and ``--keep`` / ``--remove`` sample lists), in file order;
+        names not in the data are ignored, as PLINK ignores them, and counted in ``input``."""
+        keep_snp = np.ones(len(self.snp_names), dtype=bool)
+        notes = []
+        if snps is not None:
+            wanted = set(map(str, snps))
+            keep_snp &= np.array([n in wanted for n in self.snp_names], dtype=bool)
+            notes.append(f"--extract: {int(keep_snp.sum()):,} of {len(wanted):,} listed SNPs "
+                         "found")
+        if exclude_snps is not None:
+            drop = set(map(str, exclude_snps))
+            keep_snp &= np.array([n not in drop for n in self.snp_names], dtype=bool)
+            notes.append(f"--exclude: {len(drop):,} SNPs listed")
+        ids = self.sample_ids or [str(i) for i in range(self.genotypes.shape[1])]
+        keep_s = np.ones(len(ids), dtype=bool)
+        if samples is not None:
+            wanted = set(map(str, samples))
+            keep_s &= np.array([i in wanted for i in ids], dtype=bool)
+            notes.append(f"--keep: {int(keep_s.sum()):,} samples kept")
+        if exclude_samples is not None:
+            drop = set(map(str, exclude_samples))
+            keep_s &= np.array([i not in drop for i in ids], dtype=bool)
+            notes.append(f"--remove: {len(drop):,} samples listed")
+        sn = np.flatnonzero(keep_snp)
+        sa = np.flatnonzero(keep_s)
+        info = self.input.with_notes(*notes) if self.input is not None and notes else \
+            self.input
+        return Genotypes(self.genotypes[np.ix_(sn, sa)], np.asarray(self.phenotype)[sa],
+                         [self.snp_names[i] for i in sn],
+                         None if self.sample_ids is None else [ids[i] for i in sa],
+                         None if self.chromosomes is None else
+                         [self.chromosomes[i] for i in sn],
+                         None if self.positions is None else np.asarray(self.positions)[sn],
+                         input=info)
+
     def __repr__(self) -> str:
         g, y = self.genotypes, np.asarray(self.phenotype)
         missing = float((g < 0).mean()) if g.size else 0.0
@@ -55,13 +95,15 @@ class Genotypes:
                 + ")")
 
 
-def read_plink(prefix) -> Genotypes:
+def read_plink(prefix, *, one_coded: bool = False) -> Genotypes:
     """Read PLINK 1 binary ``PREFIX.bed/.bim/.fam`` (SNP-major).
 
     Parameters
     ----------
     prefix : str or path
         The common prefix of the three files.
+    one_coded : bool, optional
+        The .fam phenotype is 0 control / 1 case (PLINK's ``--1``), not 1 / 2.
 
     Returns
     -------
@@ -124,19 +166,172 @@ def read_plink(prefix) -> Genotypes:
     two_bit = np.stack([(codes >> (2 * k)) & 3 for k in range(4)], axis=2).reshape(m, -1)[:, :n]
     lookup = np.array([2, -1, 1, 0], dtype=np.int8)   # 00, 01, 10, 11
     genotypes = lookup[two_bit]
-    status = np.array([f[5] for f in fam])
-    phenotype = np.where(status == "2", 1, np.where(status == "1", 0, -1)).astype(np.int8)
+    phenotype = fam_status([f[5] for f in fam], one_coded)
+    if not one_coded and not (phenotype >= 0).any() and \
+            {f[5] for f in fam} <= {"0", "1"} and any(f[5] == "1" for f in fam):
+        status_note = ("the .fam phenotypes are 0/1: PLINK reads 0 as missing and 1 as "
+                       "control (none is a case); --1 (one_coded=True) reads 0 control, 1 case")
+    else:
+        status_note = None
     try:
         positions = np.array([int(b[3]) for b in bim], dtype=np.int64)
     except ValueError:
         raise ValueError(f"{prefix}.bim: column 4 (base-pair position) must be integers") \
             from None
+    coding = "1 case, 0 control (--1)" if one_coded else "2 case, 1 control, else missing"
     info = ReadInfo(prefix, "PLINK 1 binary genotypes (SNPs x samples)", genotypes.shape,
-                    (Inference("phenotype: .fam column 6", "2 case, 1 control, else missing"),),
+                    (Inference("phenotype: .fam column 6", coding,
+                               None if one_coded else "--1 (one_coded=True)"),),
                     (f"{int((phenotype == 1).sum()):,} cases, {int((phenotype == 0).sum()):,} "
-                     f"controls, {int((phenotype < 0).sum()):,} missing",))
+                     f"controls, {int((phenotype < 0).sum()):,} missing",
+                     *([status_note] if status_note else [])))
     return Genotypes(genotypes, phenotype, [b[1] for b in bim], [f[1] for f in fam],
                      [b[0] for b in bim], positions, input=info)
+
+
+def _from_format(what, source, g, names, chrs, pos, samples, status, one_coded, notes=()):
+    phenotype = (fam_status(status, one_coded) if status is not None
+                 else np.full(len(samples), -1, np.int8))
+    info = ReadInfo(str(source), what, g.shape,
+                    (Inference("genotypes: copies of the ALT (A1) allele", "",
+                               "keep_allele_order=False makes A1 the minor allele, as PLINK"),),
+                    (f"{int((phenotype == 1).sum()):,} cases, {int((phenotype == 0).sum()):,} "
+                     f"controls, {int((phenotype < 0).sum()):,} missing", *notes))
+    return Genotypes(g, phenotype, list(map(str, names)), list(map(str, samples)),
+                     list(map(str, chrs)), np.asarray(pos), input=info)
+
+
+def read_vcf(path) -> Genotypes:
+    """Read a VCF or BCF file (gzip or bgzip; through cyvcf2).
+
+    Parameters
+    ----------
+    path : str or path
+        The ``.vcf``, ``.vcf.gz`` or ``.bcf`` file.
+
+    Returns
+    -------
+    Genotypes
+        ALT allele counts of the bi-allelic records (others are skipped and counted in
+        ``input``); no phenotype (all missing: give one with ``--pheno`` / ``phenotype=``).
+
+    See Also
+    --------
+    read_plink, read_pgen, read_tped : PLINK's formats.
+
+    Notes
+    -----
+    PLINK imports a VCF's ALT allele as A1 and REF as A2; the pair scan then makes A1 the
+    minor allele, as PLINK 1.9 does.
+
+    References
+    ----------
+    .. [1] Danecek, P. et al. (2011). The variant call format and VCFtools. Bioinformatics
+           27(15), 2156-2158.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> p = os.path.join(tempfile.mkdtemp(), "x.vcf")
+    >>> head = "\\t".join(["#CHROM", "POS", "ID", "REF", "ALT", "QUAL", "FILTER", "INFO",
+    ...                      "FORMAT", "a", "b"])
+    >>> row = "\\t".join(["1", "5", "rs1", "A", "G", ".", ".", ".", "GT", "0/1", "1/1"])
+    >>> _ = open(p, "w").write(f"##fileformat=VCFv4.2\\n{head}\\n{row}\\n")
+    >>> read_vcf(p).genotypes.tolist()
+    [[1, 2]]
+    """
+    from ._plink_files import read_vcf as run
+
+    g, names, chrs, pos, samples, skipped = run(path)
+    notes = (f"{skipped:,} records with more than one ALT allele skipped",) if skipped else ()
+    return _from_format("VCF genotypes (variants x samples)", path, g, names, chrs, pos,
+                        samples, None, False, notes)
+
+
+def read_pgen(prefix, *, one_coded: bool = False) -> Genotypes:
+    """Read PLINK 2 ``PREFIX.pgen/.pvar/.psam`` (through pgenlib).
+
+    Parameters
+    ----------
+    prefix : str or path
+        The common prefix of the three files.
+    one_coded : bool, optional
+        The .psam PHENO1 column is 0 control / 1 case (PLINK's ``--1``), not 1 / 2.
+
+    Returns
+    -------
+    Genotypes
+        ALT allele counts (-1 missing), the .psam PHENO1 phenotype if there is one.
+
+    See Also
+    --------
+    read_plink : PLINK 1 binary files.
+
+    Notes
+    -----
+    Hard calls only (dosages are rounded by pgenlib as PLINK 2 exports them).
+
+    References
+    ----------
+    .. [1] Chang, C. C. et al. (2015). Second-generation PLINK: rising to the challenge of
+           larger and richer datasets. GigaScience 4, 7.
+
+    Examples
+    --------
+    >>> read_pgen  # doctest: +ELLIPSIS
+    <function read_pgen at ...>
+    """
+    from ._plink_files import read_pgen as run
+
+    g, names, chrs, pos, samples, status = run(str(prefix))
+    return _from_format("PLINK 2 genotypes (variants x samples)", prefix, g, names, chrs, pos,
+                        samples, status, one_coded)
+
+
+def read_tped(prefix, *, one_coded: bool = False) -> Genotypes:
+    """Read PLINK 1 transposed text ``PREFIX.tped/.tfam`` (Fiuncho's and MPI3SNP's input).
+
+    Parameters
+    ----------
+    prefix : str or path
+        The common prefix of the two files.
+    one_coded : bool, optional
+        The .tfam phenotype is 0 control / 1 case (PLINK's ``--1``).
+
+    Returns
+    -------
+    Genotypes
+        Counts of each SNP's first allele seen (-1 where an allele is 0, missing) and the
+        .tfam phenotype.
+
+    See Also
+    --------
+    read_plink : the binary form.
+
+    Notes
+    -----
+    The pair scan makes the minor allele A1, as PLINK 1.9 does after reading a TPED.
+
+    References
+    ----------
+    .. [1] Purcell, S. et al. (2007). PLINK: a tool set for whole-genome association and
+           population-based linkage analyses. American Journal of Human Genetics 81(3),
+           559-575.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> p = os.path.join(tempfile.mkdtemp(), "x")
+    >>> _ = open(p + ".tfam", "w").write("f a 0 0 1 2\\nf b 0 0 1 1\\n")
+    >>> _ = open(p + ".tped", "w").write("1 rs1 0 5 A A A G\\n")
+    >>> g = read_tped(p); g.genotypes.tolist(), g.phenotype.tolist()
+    ([[2, 1]], [1, 0])
+    """
+    from ._plink_files import read_tped as run
+
+    g, names, chrs, pos, samples, status = run(str(prefix))
+    return _from_format("PLINK transposed text genotypes (SNPs x samples)", prefix, g, names,
+                        chrs, pos, samples, status, one_coded)
 
 
 def _named_phenotype(names, wanted) -> list[int]:

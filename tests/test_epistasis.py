@@ -44,7 +44,7 @@ def test_every_combination_against_brute_force(rt, k, score):
     y = rng.integers(0, 2, size=n)
     g[rng.random((m, n)) < 0.04] = -1    # missing genotypes
     combos, ref, _ = brute_force(g, y, k, score)
-    res = oclstat.epistasis(g, y, order=k, score=score, top=len(combos), device=[rt]).table
+    res = oclstat.epistasis(g, y, order=k, test=score, top=len(combos), device=[rt]).table
     got = res[[f"snp{i + 1}" for i in range(k)]].to_numpy()
     lookup = {tuple(c): s for c, s in zip(combos.tolist(), ref, strict=True)}
     np.testing.assert_allclose(res[score], [lookup[tuple(c)] for c in got.tolist()],
@@ -157,7 +157,7 @@ def test_planted_four_way_interaction_recovered(rt):
     res = oclstat.epistasis(g, y, order=4, top=5, device=[rt]).table
     assert tuple(int(v) for v in res.iloc[0][["snp1", "snp2", "snp3", "snp4"]]) == (3, 11, 22, 35)
     assert res["k2"][1] - res["k2"][0] > 50
-    mi = oclstat.epistasis(g, y, order=4, score="mi", top=1, device=[rt]).table
+    mi = oclstat.epistasis(g, y, order=4, test="mi", top=1, device=[rt]).table
     assert tuple(int(v) for v in mi.iloc[0][["snp1", "snp2", "snp3", "snp4"]]) == (3, 11, 22, 35)
 
 
@@ -259,8 +259,8 @@ def test_bad_input(rt, tmp_path):
         oclstat.epistasis(g, y, order=5)
     with pytest.raises(ValueError, match="one value per sample"):
         oclstat.epistasis(g, y[:-1], order=2)
-    with pytest.raises(ValueError, match="score must be one of"):
-        oclstat.epistasis(g, y, order=2, score="chi2")
+    with pytest.raises(ValueError, match="test must be one of"):
+        oclstat.epistasis(g, y, order=2, test="chi2")
     with pytest.raises(ValueError, match="backend must be one of"):
         oclstat.epistasis(g, y, order=2, backend="tensor")
     (tmp_path / "x.bed").write_bytes(b"\x00\x00\x01")
@@ -337,7 +337,7 @@ def test_significance_columns_and_plink_loci(tmp_path, rt):
     y = rng.integers(0, 2, size=400)
     y[(g[1] + g[4]) % 3 == 0] = 1
     for score in ("k2", "mi"):
-        res = oclstat.epistasis(g, y, order=2, top=6, score=score, device=rt)
+        res = oclstat.epistasis(g, y, order=2, top=6, test=score, device=rt)
         t = res.table
         combos = t[["snp1", "snp2"]].to_numpy()
         tables = contingency_tables(g, y, combos)

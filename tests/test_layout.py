@@ -25,8 +25,10 @@ RUNTIME = {"oclstat._constants", "oclstat._runtime", "oclstat._validation", "ocl
 #: lower layers only. Core (checks, plans, definitions on the host, results), backends (the
 #: devices' code paths), tasks (the scale-out protocol), the public functions, the face.
 LAYERS = [{"validate", "plan", "exact", "broad", "scores", "core", "stats", "tails", "result",
-           "streams", "mrg31k3p", "special", "multilevel", "search", "folder"},
-          {"opencl", "draws", "tiles", "cuda", "network", "gene_set_null"}, {"tasks"}, {"api"},
+           "streams", "mrg31k3p", "special", "multilevel", "search", "folder", "pairtests",
+           "scan"},
+          {"opencl", "draws", "tiles", "cuda", "network", "gene_set_null", "pairs"}, {"tasks"},
+          {"api"},
           {"collapse"}, {"__init__"}]  # collapse: conditional tests built on api
 
 

@@ -195,7 +195,7 @@ def test_renamed_arguments_still_work_one_release():
     from oclstat._deprecation import keyword_only, renamed
 
     epi = importlib.import_module("oclstat._epistasis.api")
-    assert epi.epistasis.__renamed__ == {"devices": "device"}
+    assert epi.epistasis.__renamed__ == {"devices": "device", "score": "test"}
     gsea_api = importlib.import_module("oclstat._gsea.api")
     assert gsea_api.gsea.__renamed__ == {"n_perm": "n_resamples"}
     assert oclstat.random.uniform.__was_positional__ == ("streams", "seed", "dtype")

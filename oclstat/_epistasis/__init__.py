@@ -38,9 +38,9 @@ bit-vector search on OpenCL devices), ``tiles`` (the tiled decomposition and its
 
 from __future__ import annotations
 
-from .api import epistasis
-from .result import EpistasisResult
+from .api import epistasis, epistasis_merge
+from .result import EpistasisResult, PairScanResult
 from .scores import SCORES, contingency_tables, encode_bits, exact_scores, score_tables
 
-__all__ = ["epistasis", "EpistasisResult", "encode_bits", "contingency_tables", "score_tables",
-           "exact_scores", "SCORES"]
+__all__ = ["epistasis", "epistasis_merge", "EpistasisResult", "PairScanResult", "encode_bits",
+           "contingency_tables", "score_tables", "exact_scores", "SCORES"]

@@ -111,3 +111,58 @@ class EpistasisResult:
 def _deprecated():
     warnings.warn("epistasis() returns an EpistasisResult: use .table (or .to_frame()) for the "
                   "DataFrame it returned before", DeprecationWarning, stacklevel=3)
+
+
+@dataclass(frozen=True, repr=False)
+class PairScanResult:
+    """A pair scan with one of PLINK's tests (:func:`oclstat.epistasis` with ``test=`` fast,
+    joint-effects, logistic or linear).
+
+    table
+        The pairs with p below ``epi1`` in PLINK's columns (CHR1, SNP1, CHR2, SNP2, OR_INT or
+        BETA_INT for the regressions, STAT, P), in PLINK's order; None when they were written
+        to ``files`` instead (a genome-wide scan streams them).
+    summary
+        Per SNP, PLINK's ``.summary``: CHR, SNP, N_SIG (partners with p below ``epi2``),
+        N_TOT (pairs tested), PROP, BEST_CHISQ, BEST_CHR, BEST_SNP.
+    n_tests, n_failed, n_hits
+        Pairs tested (in this job), pairs with no statistic (PLINK's failures: a singular
+        fit, a joint-effects cell below the minimum), pairs reported.
+    files
+        What was written (the hits, the summary), if anything.
+    """
+
+    table: pd.DataFrame | None = field(compare=False)
+    summary: pd.DataFrame = field(compare=False)
+    test: str
+    epi1: float
+    epi2: float
+    n_snps: int
+    n_samples: int
+    n_tests: int
+    n_failed: int
+    n_hits: int
+    job: tuple = (1, 1)
+    device: str = ""
+    files: tuple = ()
+    input: object = field(default=None, compare=False, repr=False)
+
+    def to_frame(self) -> pd.DataFrame:
+        """The hits (a copy; read from the file when they were written to one)."""
+        if self.table is not None:
+            return self.table.copy()
+        return pd.read_csv(self.files[0], sep=r"\s+")
+
+    def __repr__(self) -> str:
+        return short_repr("PairScanResult", test=self.test, snps=self.n_snps,
+                          samples=self.n_samples, tests=self.n_tests, failed=self.n_failed,
+                          hits=self.n_hits, epi1=self.epi1, device=self.device)
+
+    def __str__(self) -> str:
+        head = (f"{self.n_tests:,} pairs of {self.n_snps:,} SNPs x {self.n_samples:,} samples, "
+                f"test {self.test}: {self.n_hits:,} with p < {self.epi1:g}"
+                + (f" (job {self.job[0]} of {self.job[1]})" if self.job[1] > 1 else ""))
+        if self.table is None:
+            return head + f"; written to {self.files[0]}"
+        with pd.option_context("display.width", 100, "display.max_columns", 20):
+            return head + "\n" + self.table.head(_SHOWN).to_string(index=False)

@@ -35,6 +35,7 @@ from . import (
     demo,
     devices,
     epistasis,
+    epistasis_merge,
     fields,
     fisher,
     fit_matern,
@@ -48,7 +49,8 @@ from ._outputs import check_folder, check_output
 __all__ = ["main", "build_parser", "COMMANDS"]
 
 #: The commands, in the order ``oclstat --help`` lists them.
-COMMANDS = (devices, demo, rng, fisher, permtest, fields, epistasis, gsea, prerank, fit_matern)
+COMMANDS = (devices, demo, rng, fisher, permtest, fields, epistasis, epistasis_merge, gsea,
+            prerank, fit_matern)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -22,3 +22,21 @@ test_that("epistasis equals Python's search and finds a planted pair", {
   r2 <- epistasis(g, y, order = 2, top = 5, backend = "opencl")
   expect_identical(r2, r)
 })
+
+test_that("PLINK's pair tests from R equal Python's, with the summary", {
+  skip_without_python()
+  set.seed(5)
+  g <- matrix(sample(0:2, 12 * 300, TRUE), 12, dimnames = list(paste0("rs", 1:12), NULL))
+  y <- rbinom(300, 1, 0.4)
+  r <- epistasis(g, y, test = "fast", epi1 = 0.2)
+  ref <- py()$epistasis(oclstat:::to_py_array(g, "g", integer = TRUE),
+                        oclstat:::to_py_array(y, "y", integer = TRUE), test = "fast",
+                        epi1 = 0.2)
+  cols <- oclstat:::bridge()$table_columns(ref$table)
+  expect_identical(r$STAT, unlist(cols$STAT))
+  expect_identical(r$SNP1, unlist(cols$SNP1))     # the row names travel with the matrix
+  s <- attr(r, "summary")
+  expect_identical(s$N_TOT, rep(11, 12))
+  expect_equal(sum(s$N_SIG), 2 * sum(r$P < 0.01))
+  expect_error(epistasis(g, y, test = "boost"), "should be one of")
+})

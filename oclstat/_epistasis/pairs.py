@@ -1,0 +1,195 @@
+"""The blocks of a pair scan: the statistic of every pair of a block of rows x columns, its
+row and column summaries and its hits, on the device (PLINK's fast tests,
+cl_kernels/epistasis_pairs.cl) or on the host (the regression tests, from the pairs' cell
+statistics as matrix products, or per pair with covariates).
+
+A block's answer: ``hits`` (rows, cols, stat, extra: the pairs at or above the report
+threshold, block-relative), ``rows`` and ``cols`` (tested, significant, best, best partner:
+block-relative) and ``failed`` (pairs with no statistic). Pairs with j <= i are not tested.
+
+>>> import numpy as np, oclstat
+>>> from oclstat._epistasis.scan import PairScan
+>>> rng = np.random.default_rng(1)
+>>> g = rng.integers(0, 3, size=(6, 200)).astype(np.int8); y = rng.integers(0, 2, 200)
+>>> scan = PairScan(g, y, [f"s{i}" for i in range(6)], ["1"] * 6, "fast", 1.0, 0.01)
+>>> block = DevicePairs(oclstat.get_runtime(), scan).block(0, 6, 0, 6, 0.0, 6.6)
+>>> int(block.rows[0].sum())                   # the 15 pairs, each counted once by row
+15
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .pairtests import interaction_fit, linear_cells, logistic_cells
+from .scores import encode_bits, genotype_counts
+
+_U32 = np.uint32
+
+#: Hits one device block can hold before it is run again with room for all of them.
+HIT_CAPACITY = 1 << 16
+
+
+@dataclass
+class Block:
+    hits: tuple          # (rows, cols, stat, extra or None), block-relative, unsorted
+    rows: tuple          # (tested, sig, best, best_at) per row
+    cols: tuple          # the same per column
+    failed: int
+
+
+def _reduce(stat: np.ndarray, sig1: float, sig2: float, extra=None) -> Block:
+    """A block's summaries and hits from its statistics (rows x cols: -1 untested, NaN
+    failed), as the device kernels reduce them."""
+    tested = stat >= 0
+    sig = tested & (stat >= sig2)
+    masked = np.where(tested, stat, -1.0)
+
+    def side(axis):
+        best = masked.max(axis=axis) if masked.size else np.zeros(0)
+        at = masked.argmax(axis=axis) if masked.size else np.zeros(0, np.int64)
+        return tested.sum(axis=axis), sig.sum(axis=axis), best, at
+
+    r, c = np.nonzero(tested & (stat >= sig1))
+    hits = (r, c, stat[r, c], None if extra is None else extra[r, c])
+    return Block(hits, side(1), side(0), int(np.isnan(stat).sum()))
+
+
+class DevicePairs:
+    """PLINK's fast tests (``fast``, ``joint-effects``) on an OpenCL device."""
+
+    def __init__(self, rt, scan, dtype=None):
+        self.rt = rt
+        self.real = np.dtype(rt.default_real() if dtype is None else dtype)
+        g = np.asarray(scan.genotypes, dtype=np.int8)
+        y = np.asarray(scan.phenotype)
+        self.n_snps = g.shape[0]
+        # groups 0 cases, 1 controls (encode_bits orders its classes 0, 1: give it 1 - y)
+        keep = (y == 0) | (y == 1)
+        bits, self.n_words = encode_bits(g[:, keep], 1 - y[keep].astype(np.int64))
+        self.bits = rt.to_device(np.ascontiguousarray(bits), writable=False)
+        counts = np.zeros((g.shape[0], 2, 4), dtype=_U32)
+        counts[:, :, :3] = genotype_counts(bits)
+        groups = (y[keep] == 1, y[keep] == 0)
+        for k, grp in enumerate(groups):
+            counts[:, k, 3] = (g[:, keep][:, grp] < 0).any(axis=1)
+        self.counts = rt.to_device(counts, writable=False)
+        self.defines = {**rt.real_defines(self.real), "TEST": {"fast": 0,
+                                                               "joint-effects": 1}[scan.test],
+                        "CELLMIN": int(scan.cellmin), "W": int(self.n_words)}
+        if not rt.gpu_schedule:
+            self.defines["EPI_ONE_ITEM_PER_LANE"] = 1
+        if rt.builtin_popcount:
+            self.defines["EPI_BUILTIN_POPCOUNT"] = 1
+        self._bufs: dict = {}
+
+    def kernel(self, name):
+        return self.rt.kernel("epistasis_pairs.cl", name, self.defines)
+
+    def _buf(self, key, nbytes):
+        if key not in self._bufs or self._bufs[key][1] < nbytes:
+            self._bufs[key] = (self.rt.empty(nbytes), nbytes)
+        return self._bufs[key][0]
+
+    def block(self, i0, n_rows, j0, n_cols, sig1, sig2) -> Block:
+        if i0 < 0 or j0 < 0 or i0 + n_rows > self.n_snps or j0 + n_cols > self.n_snps:
+            raise IndexError(f"block rows {i0}..{i0 + n_rows}, columns {j0}..{j0 + n_cols} "
+                             f"outside the {self.n_snps} SNPs")
+        rt, r = self.rt, self.real
+        stat = self._buf("stat", n_rows * n_cols * r.itemsize)
+        local = (8, 8) if rt.gpu_schedule else (1, 64)
+        rt.launch_nd(self.kernel("stat"), (n_rows, n_cols), local, self.bits, self.counts,
+                     _U32(i0), _U32(n_rows), _U32(j0), _U32(n_cols), stat)
+        sides = []
+        for name, n in (("rows", n_rows), ("cols", n_cols)):
+            out = [np.empty(n, _U32), np.empty(n, _U32), np.empty(n, r), np.empty(n, _U32)]
+            bufs = [self._buf(f"{name}{k}", a.nbytes) for k, a in enumerate(out)]
+            rt.launch(self.kernel(name), n, stat, _U32(n_rows), _U32(n_cols), r.type(sig2),
+                      *bufs)
+            for b, a in zip(bufs, out, strict=True):
+                rt.read(b, a)
+            sides.append((out[0].astype(np.int64), out[1].astype(np.int64),
+                          out[2].astype(np.float64), out[3].astype(np.int64)))
+        capacity = HIT_CAPACITY
+        while True:
+            count = rt.to_device(np.zeros(1, _U32))
+            hr, hc = self._buf("hr", capacity * 4), self._buf("hc", capacity * 4)
+            hs = self._buf("hs", capacity * r.itemsize)
+            failed = self._buf("failed", n_rows * 4)
+            rt.launch(self.kernel("hits"), n_rows, stat, _U32(n_rows), _U32(n_cols),
+                      r.type(sig1), _U32(capacity), count, hr, hc, hs, failed)
+            n_hits = np.empty(1, _U32)
+            rt.read(count, n_hits)
+            if int(n_hits[0]) <= capacity:
+                break
+            capacity = int(n_hits[0])
+        k = int(n_hits[0])
+        rows, cols, vals = np.empty(k, _U32), np.empty(k, _U32), np.empty(k, r)
+        fails = np.empty(n_rows, _U32)
+        for b, a in ((hr, rows), (hc, cols), (hs, vals), (failed, fails)):
+            if a.size:
+                rt.read(b, a)
+        return Block((rows.astype(np.int64), cols.astype(np.int64), vals.astype(np.float64),
+                      None), sides[0], sides[1], int(fails.sum()))
+
+
+class HostPairs:
+    """The regression tests (``logistic``, ``linear``) on the host: without covariates from
+    the pairs' cell statistics (9 cells: counts per group, or counts and trait sums, as
+    products of genotype-indicator matrices), with covariates fitted per pair."""
+
+    def __init__(self, scan):
+        self.scan = scan
+        g = np.asarray(scan.genotypes, dtype=np.int8)
+        y = np.asarray(scan.phenotype, dtype=np.float64)
+        keep = np.isfinite(y) & (y >= 0 if scan.test == "logistic" else True)
+        if scan.covariates is not None:
+            keep &= np.isfinite(scan.covariates).all(axis=1)
+        self.g, self.y = g[:, keep], y[keep]
+        self.cov = None if scan.covariates is None else scan.covariates[keep]
+        # indicator matrices: ind[v][s, k] = 1 where SNP s has A1 count v at sample k
+        self.ind = [(self.g == v).astype(np.float64) for v in range(3)]
+
+    def _cells(self, i0, n_rows, j0, n_cols, weight):
+        """(rows, cols, 9) sums of ``weight`` over the samples of each cell (3 a + b)."""
+        out = np.empty((n_rows, n_cols, 9))
+        for v1 in range(3):
+            left = self.ind[v1][i0:i0 + n_rows] * weight
+            for v2 in range(3):
+                out[:, :, (2 - v1) * 3 + (2 - v2)] = left @ self.ind[v2][j0:j0 + n_cols].T
+        return out
+
+    def block(self, i0, n_rows, j0, n_cols, sig1, sig2) -> Block:
+        ii, jj = np.meshgrid(np.arange(i0, i0 + n_rows), np.arange(j0, j0 + n_cols),
+                             indexing="ij")
+        upper = jj > ii
+        stat = np.full((n_rows, n_cols), -1.0)
+        extra = np.full((n_rows, n_cols), np.nan)
+        r, c = np.nonzero(upper)
+        if r.size:
+            if self.cov is not None:
+                x1 = np.where(self.g[i0 + r] >= 0, self.g[i0 + r], np.nan)
+                x2 = np.where(self.g[j0 + c] >= 0, self.g[j0 + c], np.nan)
+                family = "binomial" if self.scan.test == "logistic" else "gaussian"
+                s, e = interaction_fit(x1, x2, self.y, self.cov, family=family)
+            elif self.scan.test == "logistic":
+                cases = self._cells(i0, n_rows, j0, n_cols, self.y)[r, c]
+                all_ = self._cells(i0, n_rows, j0, n_cols, 1.0)[r, c]
+                tables = np.stack([cases, all_ - cases], axis=1)
+                s, e = logistic_cells(np.rint(tables).astype(np.int64))
+            else:
+                counts = self._cells(i0, n_rows, j0, n_cols, 1.0)[r, c]
+                sums = self._cells(i0, n_rows, j0, n_cols, self.y)[r, c]
+                sq = self._pair_sq(i0, n_rows, j0, n_cols)[r, c]
+                s, e = linear_cells(counts, sums, sq)
+            stat[r, c] = np.where(np.isfinite(s), s, np.nan)
+            extra[r, c] = e
+        return _reduce(stat, sig1, sig2, extra)
+
+    def _pair_sq(self, i0, n_rows, j0, n_cols):
+        """The trait's sum of squares over the samples genotyped at both SNPs."""
+        ok = (self.g >= 0).astype(np.float64)
+        return (ok[i0:i0 + n_rows] * self.y ** 2) @ ok[j0:j0 + n_cols].T
+

@@ -1,0 +1,245 @@
+"""The genotype formats and side files of PLINK users: VCF/BCF (cyvcf2), PLINK 2 ``.pgen``
+(pgenlib), PLINK 1 ``.bed`` read by SNP ranges (bed-reader), TPED/TFAM, and the phenotype,
+covariate, sample-list and SNP-list files of ``--pheno``, ``--covar``, ``--keep`` /
+``--remove`` and ``--extract`` / ``--exclude``, read as PLINK 1.9 reads them.
+
+Every genotype reader returns SNPs x samples int8 counts of one allele (-1 missing): the .bim
+A1 of a .bed, the ALT allele of a VCF or .pgen (PLINK's A1 on import), the first allele seen
+of a TPED. PLINK 1.9 then makes A1 the minor allele, and so does the pair scan unless told to
+keep the order (:func:`oclstat.epistasis`, ``keep_allele_order``).
+
+>>> import io
+>>> read_sample_list(io.StringIO("f1 a\\nf2 b\\n"))
+['a', 'b']
+>>> read_pheno(io.StringIO("FID IID dis\\nf a 2\\nf b 1\\nf c -9\\n"), ["a", "b", "c"])[0].tolist()
+[1.0, 0.0, nan]
+"""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+
+from ._readers import open_text
+
+__all__ = ["read_vcf", "read_pgen", "read_bed_range", "read_tped", "read_pheno",
+           "read_covar", "read_sample_list", "read_snp_list"]
+
+_MISSING_TOKENS = {"-9", "NA", "na", "nan", "NaN", ".", ""}
+
+
+def _rows(source) -> tuple[list[list[str]], str]:
+    text, where = open_text(source)
+    return [ln.split() for ln in text.splitlines() if ln.strip() and not ln.startswith("##")], \
+        where
+
+
+def read_sample_list(source) -> list[str]:
+    """Sample IDs of a ``--keep`` / ``--remove`` file: FID IID per line (the IID is used), or
+    one ID per line."""
+    rows, where = _rows(source)
+    if rows and [c.upper() for c in rows[0][:2]] in (["FID", "IID"], ["#FID", "IID"]):
+        rows = rows[1:]
+    if rows and rows[0][0].upper() in ("#IID", "IID"):
+        rows = rows[1:]
+        return [r[0] for r in rows]
+    return [r[1] if len(r) >= 2 else r[0] for r in rows]
+
+
+def read_snp_list(source) -> list[str]:
+    """SNP IDs of an ``--extract`` / ``--exclude`` file (the first field of each line)."""
+    rows, _ = _rows(source)
+    return [r[0] for r in rows]
+
+
+def _id_table(source, what: str):
+    """(header or None, IIDs, value columns) of a FID IID v1 v2 ... file."""
+    rows, where = _rows(source)
+    if not rows:
+        raise ValueError(f"{where}: an empty {what} file")
+    header = None
+    first = [c.upper() for c in rows[0][:2]]
+    if first in (["FID", "IID"], ["#FID", "IID"]):
+        header, rows = rows[0][2:], rows[1:]
+    widths = {len(r) for r in rows}
+    if len(widths) != 1 or min(widths) < 3:
+        raise ValueError(f"{where}: a {what} file needs FID IID and at least one value on every "
+                         f"line (found lines of {sorted(widths)} fields)")
+    return header, [r[1] for r in rows], [r[2:] for r in rows], where
+
+
+def _column(header, values, name, where, flag):
+    n = len(values[0])
+    if name is None:
+        return 0, (header[0] if header else "1")
+    if header and name in header:
+        return header.index(name), name
+    if str(name).isdigit() and 1 <= int(name) <= n:
+        return int(name) - 1, str(name)
+    raise ValueError(f"{where}: no column {name!r} ({flag}; columns: "
+                     f"{header or list(range(1, n + 1))})")
+
+
+def read_pheno(source, samples, *, name=None, one_coded: bool = False):
+    """A phenotype file (``--pheno``, ``--pheno-name``) matched to ``samples`` by IID:
+    ``(values, kind)`` with NaN for missing (-9, NA and samples not in the file) and ``kind``
+    "case-control" (PLINK's 1 control / 2 case, or 0 / 1 with ``one_coded``, PLINK's ``--1``;
+    returned as 0 / 1) or "quantitative"."""
+    header, iids, values, where = _id_table(source, "phenotype")
+    col, _ = _column(header, values, name, where, "--pheno-name")
+    raw = {}
+    for iid, v in zip(iids, values, strict=True):
+        raw[iid] = v[col]
+    out = np.full(len(samples), np.nan)
+    for k, s in enumerate(samples):
+        tok = raw.get(str(s))
+        if tok is None or tok in _MISSING_TOKENS or (tok == "0" and not one_coded):
+            continue
+        try:
+            out[k] = float(tok)
+        except ValueError:
+            raise ValueError(f"{where}: phenotype {tok!r} of sample {s!r} is not a number") \
+                from None
+    seen = set(np.unique(out[np.isfinite(out)]).tolist())
+    codes = {0.0, 1.0} if one_coded else {1.0, 2.0}
+    if seen <= codes:
+        return (out if one_coded else out - 1.0), "case-control"
+    if not one_coded and seen <= {0.0, 1.0}:
+        raise ValueError(f"{where}: the phenotype is coded 0/1; PLINK reads 0 as missing and "
+                         "1 as control: pass --1 (one_coded=True) for 0 control, 1 case")
+    return out, "quantitative"
+
+
+def read_covar(source, samples, *, names=None):
+    """Covariates (``--covar``, ``--covar-name``) matched to ``samples`` by IID: ``(matrix,
+    names)``, NaN for missing values and samples not in the file."""
+    header, iids, values, where = _id_table(source, "covariate")
+    n = len(values[0])
+    cols = list(range(n))
+    labels = header or [f"COV{k + 1}" for k in range(n)]
+    if names is not None:
+        cols = [_column(header, values, nm, where, "--covar-name")[0] for nm in names]
+        labels = [labels[c] for c in cols]
+    index = {iid: k for k, iid in enumerate(iids)}
+    out = np.full((len(samples), len(cols)), np.nan)
+    for k, s in enumerate(samples):
+        row = index.get(str(s))
+        if row is None:
+            continue
+        for j, c in enumerate(cols):
+            tok = values[row][c]
+            if tok not in _MISSING_TOKENS:
+                try:
+                    out[k, j] = float(tok)
+                except ValueError:
+                    raise ValueError(f"{where}: covariate {labels[j]!r} of sample {s!r} is "
+                                     f"{tok!r}, not a number") from None
+    return out, labels
+
+
+def _fam_like(path) -> tuple[list, list]:
+    """IIDs and .fam phenotypes (column 6) of a .fam or .tfam file."""
+    rows, where = _rows(path)
+    for i, r in enumerate(rows):
+        if len(r) < 6:
+            raise ValueError(f"{where} line {i + 1}: expected 6 columns, got {len(r)}")
+    return [r[1] for r in rows], [r[5] for r in rows]
+
+
+def fam_status(tokens, one_coded: bool = False) -> np.ndarray:
+    """.fam phenotypes as case/control: 1 case, 0 control, -1 missing (PLINK: 2 case, 1
+    control; with ``--1``: 1 case, 0 control)."""
+    t = np.asarray(tokens)
+    case, control = ("1", "0") if one_coded else ("2", "1")
+    return np.where(t == case, 1, np.where(t == control, 0, -1)).astype(np.int8)
+
+
+def read_bed_range(prefix, snps=None, samples=None) -> np.ndarray:
+    """PLINK 1 ``.bed`` genotypes of the SNP indices ``snps`` (default all) and sample
+    indices ``samples``, SNPs x samples int8 counts of the .bim A1 (-1 missing), read by
+    bed-reader without decoding the rest of the file."""
+    from bed_reader import open_bed
+
+    with open_bed(f"{prefix}.bed", count_A1=True, num_threads=1) as bed:
+        idx = (slice(None) if samples is None else np.asarray(samples),
+               slice(None) if snps is None else np.asarray(snps))
+        values = bed.read(index=idx, dtype="int8")
+    return np.ascontiguousarray(values.T)
+
+
+def read_vcf(path):
+    """A VCF or BCF (gzip/bgzip ok) through cyvcf2: ``(genotypes, names, chromosomes,
+    positions, samples, skipped)``, genotypes counting the ALT allele of bi-allelic records
+    (-1 missing); other records are skipped and counted."""
+    from cyvcf2 import VCF
+
+    vcf = VCF(os.fspath(path), gts012=True, lazy=True, threads=1)
+    samples = list(vcf.samples)
+    rows, names, chrs, pos = [], [], [], []
+    skipped = 0
+    for rec in vcf:
+        if len(rec.ALT) != 1:
+            skipped += 1
+            continue
+        gt = rec.gt_types.astype(np.int8)          # 0 hom ref, 1 het, 2 hom alt, 3 unknown
+        rows.append(np.where(gt == 3, -1, gt).astype(np.int8))
+        names.append(rec.ID or f"{rec.CHROM}:{rec.POS}:{rec.REF}:{rec.ALT[0]}")
+        chrs.append(str(rec.CHROM))
+        pos.append(int(rec.POS))
+    vcf.close()
+    g = np.vstack(rows) if rows else np.zeros((0, len(samples)), np.int8)
+    return g, names, chrs, np.asarray(pos, np.int64), samples, skipped
+
+
+def read_pgen(prefix):
+    """PLINK 2 ``.pgen/.pvar/.psam`` through pgenlib: ``(genotypes, names, chromosomes,
+    positions, samples, status)``, genotypes counting the ALT allele (-1 missing), ``status``
+    the .psam PHENO1 column or None."""
+    import pgenlib
+
+    pvar = [r for r in _rows(f"{prefix}.pvar")[0] if not r[0].startswith("#")]
+    psam_rows, where = _rows(f"{prefix}.psam")
+    head = [c.lstrip("#").upper() for c in psam_rows[0]]
+    body = psam_rows[1:] if psam_rows and psam_rows[0][0].startswith("#") else psam_rows
+    iid = head.index("IID") if "IID" in head else 0
+    samples = [r[iid] for r in body]
+    status = [r[head.index("PHENO1")] for r in body] if "PHENO1" in head else None
+    reader = pgenlib.PgenReader(f"{prefix}.pgen".encode())
+    m, n = reader.get_variant_ct(), reader.get_raw_sample_ct()
+    if m != len(pvar) or n != len(samples):
+        raise ValueError(f"{prefix}: the .pgen holds {m} variants x {n} samples, the .pvar and "
+                         f".psam list {len(pvar)} and {len(samples)}")
+    g = np.empty((m, n), dtype=np.int8)
+    if m:
+        reader.read_range(0, m, g)
+    reader.close()
+    g[g < 0] = -1
+    return (g, [r[2] for r in pvar], [r[0] for r in pvar],
+            np.asarray([int(r[1]) for r in pvar], np.int64), samples, status)
+
+
+def read_tped(prefix):
+    """PLINK 1 transposed text ``.tped/.tfam``: ``(genotypes, names, chromosomes, positions,
+    samples, status)``, genotypes counting each SNP's first allele seen (PLINK's A1 before
+    it makes A1 minor; 0 alleles missing)."""
+    samples, status = _fam_like(f"{prefix}.tfam")
+    rows, where = _rows(f"{prefix}.tped")
+    n = len(samples)
+    g = np.empty((len(rows), n), dtype=np.int8)
+    names, chrs, pos = [], [], []
+    for k, r in enumerate(rows):
+        if len(r) != 4 + 2 * n:
+            raise ValueError(f"{where} line {k + 1}: expected 4 + 2 x {n} fields, got {len(r)}")
+        alleles = np.array(r[4:], dtype=object).reshape(n, 2)
+        seen = [a for a in dict.fromkeys(alleles.ravel()) if a != "0"]
+        if len(seen) > 2:
+            raise ValueError(f"{where} line {k + 1}: SNP {r[1]!r} has more than two alleles "
+                             f"{seen}")
+        a1 = seen[0] if seen else None
+        missing = (alleles == "0").any(axis=1)
+        g[k] = np.where(missing, -1, (alleles == a1).sum(axis=1)).astype(np.int8)
+        chrs.append(r[0])
+        names.append(r[1])
+        pos.append(int(r[3]))
+    return g, names, chrs, np.asarray(pos, np.int64), samples, status

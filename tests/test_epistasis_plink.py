@@ -1,0 +1,346 @@
+"""PLINK's pair tests (oclstat.epistasis with test="fast", "joint-effects", "logistic",
+"linear"): against PLINK 1.9 itself on the same files (Debian's plink1.9), against R's glm/lm
+with covariates, the device against the host reference, --parallel jobs merged and a killed
+run resumed against one uninterrupted run (byte for byte), PLINK's side files and genotype
+formats, and bad input."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import oclstat
+from oclstat._epistasis import pairtests as pt
+from oclstat._epistasis.pairs import DevicePairs, HostPairs
+from oclstat._epistasis.validate import prepare_scan
+
+PLINK = shutil.which("plink1.9") or shutil.which("plink")
+
+
+def write_plink(prefix, g, y, *, chrom="1", status=None):
+    """PLINK 1 binary files; genotypes count the .bim A1 allele (2 -> 00, 1 -> 10, 0 -> 11,
+    missing -> 01); the .fam phenotype 2 case / 1 control (or ``status`` as written)."""
+    m, n = g.shape
+    code = np.array([3, 2, 0, 1], dtype=np.uint8)[np.where(g < 0, 3, g)]
+    pad = (-n) % 4
+    code = np.pad(code, ((0, 0), (0, pad)), constant_values=1).reshape(m, -1, 4)
+    packed = code[:, :, 0] | (code[:, :, 1] << 2) | (code[:, :, 2] << 4) | (code[:, :, 3] << 6)
+    with open(f"{prefix}.bed", "wb") as fh:
+        fh.write(bytes([0x6C, 0x1B, 0x01]))
+        fh.write(packed.astype(np.uint8).tobytes())
+    with open(f"{prefix}.bim", "w") as fh:
+        fh.writelines(f"{chrom}\trs{i}\t0\t{100 * (i + 1)}\tA\tC\n" for i in range(m))
+    status = status if status is not None else [str(2 if v else 1) for v in y]
+    with open(f"{prefix}.fam", "w") as fh:
+        fh.writelines(f"f{i} s{i} 0 0 0 {status[i]}\n" for i in range(n))
+
+
+def simulate(m=26, n=500, seed=5, missing=0.0):
+    rng = np.random.default_rng(seed)
+    maf = rng.uniform(0.05, 0.55, size=m)            # some A1 alleles are the major one
+    g = rng.binomial(2, maf[:, None], size=(m, n)).astype(np.int8)
+    lin = -0.5 + 0.9 * (g[3 % m] * g[7 % m] > 1) - 0.2 * g[1]
+    y = (rng.random(n) < 1 / (1 + np.exp(-lin))).astype(np.int8)
+    if missing:
+        g[rng.random(g.shape) < missing] = -1
+    q = 0.6 * (g[2] == 2) * (g[5 % m] >= 1) + rng.normal(size=n)
+    return g, y, q
+
+
+@pytest.fixture(scope="module")
+def dataset(tmp_path_factory):
+    d = tmp_path_factory.mktemp("plink")
+    g, y, q = simulate(missing=0.01)
+    write_plink(d / "d", g, y)
+    with open(d / "q.pheno", "w") as fh:
+        fh.writelines(f"f{i} s{i} {v:.6f}\n" for i, v in enumerate(q))
+    return d, g, y, q
+
+
+def _plink(d, *flags, out):
+    if PLINK is None:
+        pytest.skip("PLINK 1.9 is not installed (Debian: plink1.9)")
+    done = subprocess.run([PLINK, "--bfile", str(d / "d"), *flags, "--allow-no-sex", "--out",
+                           str(d / out)], capture_output=True, text=True)
+    assert done.returncode == 0, done.stdout[-2000:]
+
+
+def _hits(path):
+    return pd.read_csv(path, sep=r"\s+", dtype={"SNP1": str, "SNP2": str})
+
+
+def as_printed(x, digits):
+    return np.array([float(f"{v:.{digits}g}") for v in x])
+
+
+def plink_normal_p(stat):
+    """PLINK 1.9's P of --fast-epistasis: 2 normdist(-sqrt(stat)) with normdist the
+    Abramowitz-Stegun 26.2.17 approximation (PLINK's plink_common.c): off the true tail by up
+    to 7.5e-8 absolute, so its small p-values differ from the exact ones in their digits."""
+    z = np.sqrt(np.asarray(stat, dtype=np.float64))
+    t = 1 / (1 + 0.2316419 * z)
+    d = np.exp(-0.5 * z * z) / 2.50662827463
+    poly = t * (0.31938153 + t * (-0.356563782 + t * (1.781477937 + t * (-1.821255978
+                                                                        + 1.330274429 * t))))
+    return 2 * d * poly
+
+
+@pytest.mark.parametrize("flags,test,suffix", [
+    (("--fast-epistasis",), "fast", ".epi.cc"),
+    (("--fast-epistasis", "joint-effects"), "joint-effects", ".epi.cc"),
+    (("--epistasis",), "logistic", ".epi.cc"),
+    (("--epistasis", "--pheno", "{d}/q.pheno"), "linear", ".epi.qt"),
+])
+def test_plink_files_are_plinks(dataset, tmp_path, flags, test, suffix):
+    """PLINK 1.9 and oclstat on the same .bed/.bim/.fam (1% missing genotypes, A1 sometimes
+    the major allele): the same pairs, STAT to PLINK's 6 printed digits (the regressions: PLINK
+    fits them in single precision, to 2e-3), the same .summary; P is PLINK's normal
+    approximation for the fast tests (checked against it) and the exact tail here."""
+    d, g, y, q = dataset
+    flags = [f.format(d=d) for f in flags]
+    _plink(d, *flags, "--epi1", "0.5", out=f"plink_{test}")
+    data = oclstat.genotypes.read_plink(d / "d")
+    pheno = q if test == "linear" else None
+    res = oclstat.epistasis(data, pheno, test=test, epi1=0.5, out=tmp_path / "ours")
+    theirs = _hits(d / f"plink_{test}{suffix}")
+    ours = _hits(tmp_path / f"ours{suffix}")
+    theirs = theirs[np.isfinite(pd.to_numeric(theirs["STAT"], errors="coerce"))]
+    assert len(ours) == len(theirs) == res.n_hits > 20
+    assert list(zip(ours.SNP1, ours.SNP2, strict=True)) == \
+        list(zip(theirs.SNP1, theirs.SNP2, strict=True))
+    stat_ours, stat_theirs = ours["STAT"].to_numpy(), theirs["STAT"].astype(float).to_numpy()
+    if test in ("fast", "joint-effects"):
+        np.testing.assert_array_equal(stat_ours, stat_theirs)
+        np.testing.assert_allclose(as_printed(plink_normal_p(stat_ours), 4),
+                                   theirs["P"].astype(float), rtol=3e-4)
+    else:
+        np.testing.assert_allclose(stat_ours, stat_theirs, rtol=2e-3)
+        extra = "OR_INT" if test == "logistic" else "BETA_INT"
+        np.testing.assert_allclose(ours[extra], theirs[extra], rtol=2e-3, atol=1e-5)
+    np.testing.assert_allclose(ours["P"], pt.chi2_p(stat_ours), rtol=6e-4)  # 4 digits
+    summary = (tmp_path / f"ours{suffix}.summary").read_text()
+    expected = (d / f"plink_{test}{suffix}.summary").read_text()
+    if test in ("fast", "joint-effects"):
+        assert summary == expected
+    else:   # single-precision fits: the best chi-squares to PLINK's rounding
+        a = pd.read_csv(tmp_path / f"ours{suffix}.summary", sep=r"\s+")
+        b = pd.read_csv(d / f"plink_{test}{suffix}.summary", sep=r"\s+")
+        pd.testing.assert_frame_equal(a.drop(columns="BEST_CHISQ"),
+                                      b.drop(columns="BEST_CHISQ"))
+        np.testing.assert_allclose(a.BEST_CHISQ, b.BEST_CHISQ, rtol=2e-3)
+
+
+def test_device_statistics_equal_the_host_reference(rt):
+    rng = np.random.default_rng(3)
+    g, y, _ = simulate(m=40, n=300, seed=8, missing=0.02)
+    g[5, :] = np.where(g[5] == 2, 1, g[5])          # a SNP without its hom A2 cell
+    for test, ref in (("fast", pt.ueki_cordell), ("joint-effects", pt.joint_effects)):
+        scan = prepare_scan(g, y, test=test, epi1=1.0, epi2=0.01)
+        m = scan.n_snps
+        block = DevicePairs(rt, scan).block(0, m, 0, m, 0.0, 6.63)
+        rows, cols, stat, _ = block.hits
+        keep = scan.phenotype >= 0
+        gg, yy = scan.genotypes[:, keep], scan.phenotype[keep]
+        tables = np.zeros((len(rows), 2, 9), np.int64)
+        for k, (i, j) in enumerate(zip(rows, cols, strict=True)):
+            ok = (gg[i] >= 0) & (gg[j] >= 0)
+            cell = 3 * (2 - gg[i]) + (2 - gg[j])
+            tables[k, 0] = np.bincount(cell[ok & (yy == 1)], minlength=9)
+            tables[k, 1] = np.bincount(cell[ok & (yy == 0)], minlength=9)
+        np.testing.assert_allclose(stat, ref(tables), rtol=1e-10)
+        assert block.failed == int(np.isnan(ref(_all_tables(gg, yy))).sum())
+    assert rng is not None
+
+
+def _all_tables(g, y):
+    m = g.shape[0]
+    out = []
+    for i in range(m):
+        for j in range(i + 1, m):
+            ok = (g[i] >= 0) & (g[j] >= 0)
+            cell = 3 * (2 - g[i]) + (2 - g[j])
+            out.append([np.bincount(cell[ok & (y == 1)], minlength=9),
+                        np.bincount(cell[ok & (y == 0)], minlength=9)])
+    return np.array(out)
+
+
+def test_covariates_equal_r_glm_and_lm(R):
+    """With covariates the logistic and linear interactions are R's glm / lm fits of
+    y ~ x1 * x2 + covariates: the squared z (t) of x1:x2 to 1e-6."""
+    g, y, q = simulate(m=8, n=400, seed=11)
+    rng = np.random.default_rng(2)
+    cov = np.column_stack([rng.normal(size=400), rng.integers(0, 2, size=400)])
+    for test, pheno, family in (("logistic", y, "binomial"), ("linear", q, "gaussian")):
+        res = oclstat.epistasis(g, pheno, test=test, epi1=1.0, covariates=cov,
+                                keep_allele_order=True)
+        t = res.table
+        R.globalenv["g"] = R.r.matrix(R.FloatVector(g.ravel().astype(float)), nrow=400)
+        R.globalenv["y"] = R.FloatVector(pheno.astype(float))
+        R.globalenv["c1"], R.globalenv["c2"] = (R.FloatVector(cov[:, k]) for k in (0, 1))
+        fit = ("glm(y ~ a * b + c1 + c2, family = binomial, "
+               "control = glm.control(epsilon = 1e-14, "
+               "maxit = 100))") if family == "binomial" else \
+            "lm(y ~ a * b + c1 + c2)"
+        ref = np.array(R.r(f"""
+            out <- c()
+            for (i in 1:7) for (j in (i + 1):8) {{
+              a <- g[, i]; b <- g[, j]
+              s <- summary({fit})$coefficients
+              out <- c(out, s["a:b", 3]^2)
+            }}
+            out"""))
+        order = [(i, j) for i in range(8) for j in range(i + 1, 8)]
+        got = {(int(a[3:]), int(b[3:])): s for a, b, s in
+               zip(t.SNP1, t.SNP2, t.STAT, strict=True)}
+        np.testing.assert_allclose([got[p] for p in order], ref, rtol=1e-6)
+
+
+def test_parallel_jobs_merge_into_the_single_run(tmp_path, rt):
+    g, y, _ = simulate(m=60, n=300, seed=4)
+    one = oclstat.epistasis(g, y, test="fast", epi1=0.05, out=tmp_path / "one")
+    for k in (1, 2, 3, 4):
+        oclstat.epistasis(g, y, test="fast", epi1=0.05, out=tmp_path / "part", job=(k, 4))
+    hits, summary = oclstat.epistasis_merge(tmp_path / "part", 4)
+    assert open(hits, "rb").read() == open(one.files[0], "rb").read()
+    assert open(summary, "rb").read() == open(one.files[1], "rb").read()
+
+
+@pytest.mark.parametrize("test", ["fast", "logistic"])
+def test_a_killed_run_resumes_to_the_same_bytes(tmp_path, monkeypatch, test):
+    """Ctrl-C after two row blocks, then the same call again: it goes on from the checkpoint,
+    and the files equal an uninterrupted run's byte for byte."""
+    from oclstat._epistasis import api
+
+    g, y, _ = simulate(m=50, n=300, seed=6)
+    monkeypatch.setattr(api, "DEVICE_BLOCK", 8)
+    monkeypatch.setattr(api, "HOST_BLOCK", 8)
+    whole = oclstat.epistasis(g, y, test=test, epi1=0.05, out=tmp_path / "whole")
+    engine = DevicePairs if test == "fast" else HostPairs
+    real, calls = engine.block, []
+
+    def interrupted(self, i0, *args):
+        calls.append(i0)
+        if len(set(calls)) > 2:
+            raise KeyboardInterrupt
+        return real(self, i0, *args)
+
+    monkeypatch.setattr(engine, "block", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        oclstat.epistasis(g, y, test=test, epi1=0.05, out=tmp_path / "run")
+    assert (tmp_path / "run.epi.cc.ckpt.npz").exists()
+    monkeypatch.setattr(engine, "block", real)
+    again = oclstat.epistasis(g, y, test=test, epi1=0.05, out=tmp_path / "run")
+    assert not (tmp_path / "run.epi.cc.ckpt.npz").exists()
+    for a, b in zip(again.files, whole.files, strict=True):
+        assert open(a, "rb").read() == open(b, "rb").read()
+    assert again.n_tests == whole.n_tests and again.n_tests + again.n_failed == 50 * 49 // 2
+
+
+def test_a_checkpoint_of_another_scan_is_refused(tmp_path, monkeypatch):
+    from oclstat._epistasis import api
+
+    g, y, _ = simulate(m=30, n=200, seed=2)
+    monkeypatch.setattr(api, "DEVICE_BLOCK", 8)
+    real = DevicePairs.block
+    monkeypatch.setattr(DevicePairs, "block", lambda *a: (_ for _ in ()).throw(
+        KeyboardInterrupt()) if a[1] >= 16 else real(*a))
+    with pytest.raises(KeyboardInterrupt):
+        oclstat.epistasis(g, y, test="fast", epi1=0.05, out=tmp_path / "run")
+    monkeypatch.setattr(DevicePairs, "block", real)
+    with pytest.raises(ValueError, match="checkpoint of another scan"):
+        oclstat.epistasis(g, y, test="fast", epi1=0.01, out=tmp_path / "run")
+    res = oclstat.epistasis(g, y, test="fast", epi1=0.01, out=tmp_path / "run", resume=False)
+    assert res.n_tests == 30 * 29 // 2
+
+
+def test_genotype_formats_read_the_same_genotypes(tmp_path, dataset):
+    d, g, y, _ = dataset
+    bed = oclstat.genotypes.read_plink(d / "d")
+    if PLINK is not None:
+        for flags, reader in ((("--recode", "vcf-iid"), lambda p: oclstat.genotypes.read_vcf(
+                f"{p}.vcf")), (("--recode", "transpose"), oclstat.genotypes.read_tped)):
+            _plink(d, *flags, out=f"conv_{flags[1]}")
+            other = reader(d / f"conv_{flags[1]}")
+            assert other.snp_names == bed.snp_names
+            # PLINK writes A1 as ALT (VCF) and may list the alleles either way (TPED): the
+            # same genotypes up to each SNP's orientation
+            same = (other.genotypes == bed.genotypes).all(axis=1)
+            flipped = (other.genotypes == np.where(bed.genotypes >= 0, 2 - bed.genotypes,
+                                                   -1)).all(axis=1)
+            assert (same | flipped).all()
+    pgenlib = pytest.importorskip("pgenlib")
+    prefix = tmp_path / "p"
+    m, n = bed.genotypes.shape
+    writer = pgenlib.PgenWriter(f"{prefix}.pgen".encode(), n, m, False)
+    for row in bed.genotypes:
+        writer.append_alleles(np.repeat(np.where(row < 0, -9, 0), 2).astype(np.int32)
+                              + np.stack([row >= 1, row == 2], axis=1).ravel().astype(np.int32))
+    writer.close()
+    (prefix.with_suffix(".pvar")).write_text(
+        "#CHROM\tPOS\tID\tREF\tALT\n" + "".join(f"1\t{100 * (i + 1)}\trs{i}\tC\tA\n"
+                                                for i in range(m)))
+    (prefix.with_suffix(".psam")).write_text(
+        "#IID\tPHENO1\n" + "".join(f"s{i}\t{2 if v else 1}\n" for i, v in enumerate(y)))
+    pg = oclstat.genotypes.read_pgen(prefix)
+    np.testing.assert_array_equal(pg.genotypes, bed.genotypes)
+    np.testing.assert_array_equal(pg.phenotype, bed.phenotype)
+
+
+def test_plink_side_files(tmp_path, dataset, capsys):
+    """--pheno / --pheno-name, --1, --extract / --exclude, --keep / --remove on the command
+    line give the Python call on the same subset."""
+    from oclstat.cli import main
+
+    d, g, y, q = dataset
+    (tmp_path / "ph").write_text("FID IID trait status\n" + "".join(
+        f"f{i} s{i} {q[i]:.6f} {int(y[i])}\n" for i in range(len(y))))
+    (tmp_path / "snps").write_text("\n".join(f"rs{i}" for i in range(0, 20, 2)) + "\n")
+    (tmp_path / "drop").write_text("rs4\n")
+    (tmp_path / "keep").write_text("".join(f"f{i} s{i}\n" for i in range(0, 400)))
+    (tmp_path / "remove").write_text("f3 s3\nf5 s5\n")
+    assert main(["epistasis", "--bfile", str(d / "d"), "--test", "fast", "--pheno",
+                 str(tmp_path / "ph"), "--pheno-name", "status", "--1", "--extract",
+                 str(tmp_path / "snps"), "--exclude", str(tmp_path / "drop"), "--keep",
+                 str(tmp_path / "keep"), "--remove", str(tmp_path / "remove"), "--epi1", "1",
+                 "--out", str(tmp_path / "cli")]) == 0
+    samples = [k for k in range(400) if k not in (3, 5)]
+    snps = [k for k in range(0, 20, 2) if k != 4]
+    res = oclstat.epistasis(g[np.ix_(snps, samples)], y[samples], test="fast", epi1=1.0)
+    ours = _hits(tmp_path / "cli.epi.cc")
+    np.testing.assert_array_equal(ours["STAT"], as_printed(res.table["STAT"], 6))
+    assert main(["epistasis", "--bfile", str(d / "d"), "--test", "linear", "--pheno",
+                 str(tmp_path / "ph"), "--pheno-name", "trait", "--epi1", "1", "--out",
+                 str(tmp_path / "qt")]) == 0
+    assert (tmp_path / "qt.epi.qt").exists()
+    capsys.readouterr()
+
+
+def test_a_fam_coded_0_1_is_refused_with_the_fix(tmp_path):
+    g, y, _ = simulate(m=6, n=100, seed=1)
+    write_plink(tmp_path / "z", g, y, status=[str(int(v)) for v in y])
+    data = oclstat.genotypes.read_plink(tmp_path / "z")
+    assert "--1" in data.input.summary()
+    with pytest.raises(ValueError, match="cases and"):
+        oclstat.epistasis(data, test="fast")
+    fixed = oclstat.genotypes.read_plink(tmp_path / "z", one_coded=True)
+    assert oclstat.epistasis(fixed, test="fast", epi1=1.0).n_tests == 15
+
+
+@pytest.mark.parametrize("kwargs,match", [
+    ({"test": "boost"}, "test must be one of"),
+    ({"test": "fast", "epi1": 2.0}, "epi1 must be a p-value"),
+    ({"test": "fast", "covariates": np.zeros((100, 1))}, "covariates are for"),
+    ({"test": "k2", "epi1": 0.1}, "epi1= is for PLINK's pair tests"),
+    ({"test": "fast", "job": (3, 2)}, "job must be"),
+    ({"test": "linear", "phenotype": np.ones(100)}, "varies"),
+    ({"test": "fast", "phenotype": np.ones(100)}, "2 cases and 2 controls"),
+])
+def test_bad_requests_name_the_argument(kwargs, match):
+    g, y, _ = simulate(m=6, n=100, seed=1)
+    y = kwargs.pop("phenotype", y)
+    with pytest.raises(ValueError, match=match):
+        oclstat.epistasis(g, y, order=2, **kwargs)
