@@ -29,6 +29,17 @@ __all__ = ["read_vcf", "read_pgen", "read_bed_range", "read_tped", "read_pheno",
 _MISSING_TOKENS = {"-9", "NA", "na", "nan", "NaN", ".", ""}
 
 
+def _need(module: str, package: str, what: str):
+    """``module`` imported, or an ImportError naming the function and how to install it."""
+    import importlib
+
+    try:
+        return importlib.import_module(module)
+    except ImportError:
+        raise ImportError(f"{what} needs the {package} package: pip install "
+                          f"'oclstat[genomics]' (or pip install {package})") from None
+
+
 def _rows(source) -> tuple[list[list[str]], str]:
     text, where = open_text(source)
     return [ln.split() for ln in text.splitlines() if ln.strip() and not ln.startswith("##")], \
@@ -159,8 +170,7 @@ def read_bed_range(prefix, snps=None, samples=None) -> np.ndarray:
     """PLINK 1 ``.bed`` genotypes of the SNP indices ``snps`` (default all) and sample
     indices ``samples``, SNPs x samples int8 counts of the .bim A1 (-1 missing), read by
     bed-reader without decoding the rest of the file."""
-    from bed_reader import open_bed
-
+    open_bed = _need("bed_reader", "bed-reader", "reading .bed ranges").open_bed
     with open_bed(f"{prefix}.bed", count_A1=True, num_threads=1) as bed:
         idx = (slice(None) if samples is None else np.asarray(samples),
                slice(None) if snps is None else np.asarray(snps))
@@ -172,8 +182,7 @@ def read_vcf(path):
     """A VCF or BCF (gzip/bgzip ok) through cyvcf2: ``(genotypes, names, chromosomes,
     positions, samples, skipped)``, genotypes counting the ALT allele of bi-allelic records
     (-1 missing); other records are skipped and counted."""
-    from cyvcf2 import VCF
-
+    VCF = _need("cyvcf2", "cyvcf2", "read_vcf").VCF  # noqa: N806
     vcf = VCF(os.fspath(path), gts012=True, lazy=True, threads=1)
     samples = list(vcf.samples)
     rows, names, chrs, pos = [], [], [], []
@@ -196,8 +205,7 @@ def read_pgen(prefix):
     """PLINK 2 ``.pgen/.pvar/.psam`` through pgenlib: ``(genotypes, names, chromosomes,
     positions, samples, status)``, genotypes counting the ALT allele (-1 missing), ``status``
     the .psam PHENO1 column or None."""
-    import pgenlib
-
+    pgenlib = _need("pgenlib", "pgenlib", "read_pgen")
     pvar = [r for r in _rows(f"{prefix}.pvar")[0] if not r[0].startswith("#")]
     psam_rows, where = _rows(f"{prefix}.psam")
     head = [c.lstrip("#").upper() for c in psam_rows[0]]

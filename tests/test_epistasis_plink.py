@@ -21,7 +21,7 @@ from oclstat._epistasis.validate import prepare_scan
 PLINK = shutil.which("plink1.9") or shutil.which("plink")
 
 
-def write_plink(prefix, g, y, *, chrom="1", status=None):
+def write_plink(prefix, g, y, *, chrom="1", status=None, names=None):
     """PLINK 1 binary files; genotypes count the .bim A1 allele (2 -> 00, 1 -> 10, 0 -> 11,
     missing -> 01); the .fam phenotype 2 case / 1 control (or ``status`` as written)."""
     m, n = g.shape
@@ -33,7 +33,8 @@ def write_plink(prefix, g, y, *, chrom="1", status=None):
         fh.write(bytes([0x6C, 0x1B, 0x01]))
         fh.write(packed.astype(np.uint8).tobytes())
     with open(f"{prefix}.bim", "w") as fh:
-        fh.writelines(f"{chrom}\trs{i}\t0\t{100 * (i + 1)}\tA\tC\n" for i in range(m))
+        names = names or [f"rs{i}" for i in range(m)]
+        fh.writelines(f"{chrom}\t{names[i]}\t0\t{100 * (i + 1)}\tA\tC\n" for i in range(m))
     status = status if status is not None else [str(2 if v else 1) for v in y]
     with open(f"{prefix}.fam", "w") as fh:
         fh.writelines(f"f{i} s{i} 0 0 0 {status[i]}\n" for i in range(n))
@@ -132,6 +133,27 @@ def test_plink_files_are_plinks(dataset, tmp_path, flags, test, suffix):
         pd.testing.assert_frame_equal(a.drop(columns="BEST_CHISQ"),
                                       b.drop(columns="BEST_CHISQ"))
         np.testing.assert_allclose(a.BEST_CHISQ, b.BEST_CHISQ, rtol=2e-3)
+
+
+def test_plink_column_widths_follow_the_names(tmp_path):
+    """PLINK widens its SNP columns in its own way (names longer than 4: to the first such
+    name's length + 2, in file order): the files must match its layout, not just its
+    numbers."""
+    g, y, _ = simulate(m=12, n=300, seed=9)
+    names = ["a", "bb", "rs12345", *(f"chr1:{1000 + i}:A:G" for i in range(9))]
+    write_plink(tmp_path / "w", g, y, names=names)
+    if PLINK is None:
+        pytest.skip("PLINK 1.9 is not installed (Debian: plink1.9)")
+    subprocess.run([PLINK, "--bfile", str(tmp_path / "w"), "--fast-epistasis", "--epi1", "1",
+                    "--allow-no-sex", "--out", str(tmp_path / "p")], capture_output=True,
+                   check=True)
+    oclstat.epistasis(oclstat.genotypes.read_plink(tmp_path / "w"), test="fast", epi1=1.0,
+                      out=tmp_path / "o")
+    assert (tmp_path / "o.epi.cc.summary").read_text() == \
+        (tmp_path / "p.epi.cc.summary").read_text()
+    ours = [ln[:48] for ln in (tmp_path / "o.epi.cc").read_text().splitlines()]
+    theirs = [ln[:48] for ln in (tmp_path / "p.epi.cc").read_text().splitlines()]
+    assert ours == theirs
 
 
 def test_device_statistics_equal_the_host_reference(rt):

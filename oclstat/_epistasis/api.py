@@ -301,8 +301,8 @@ def scan_pairs(scan, rt, *, out=None, job=(1, 1), resume=True, progress=None,
     files = ()
     if out is not None:
         with open(summary_path, "w", encoding="utf-8") as sh:
-            sh.write("\n".join(summary.lines(scan.names, scan.chromosomes, exact=n > 1))
-                     + "\n")
+            sh.write("\n".join(summary.lines(scan.names, scan.chromosomes, exact=n > 1,
+                                              width=scan.width)) + "\n")
         ckpt.remove()
         files = (hits_path, summary_path)
     table = None if out is not None else _hits_table(scan, kept)
@@ -410,6 +410,9 @@ def epistasis_merge(out, n_jobs: int, *, test: str = "fast") -> tuple[str, str]:
             with open(hits, encoding="utf-8", newline="") as part:
                 fh.write(part.read())
     summary = names = chromosomes = None
+    with open(parts[0][1], encoding="utf-8") as fh:    # the SNP column's width, as written
+        head = fh.readline()
+    width = head.index("SNP") + 3 - len(" CHR ")
     for _, path in parts:
         frame = pd.read_csv(path, sep=r"\s+", dtype={"CHR": str, "SNP": str,
                                                       "BEST_CHR": str, "BEST_SNP": str})
@@ -427,5 +430,5 @@ def epistasis_merge(out, n_jobs: int, *, test: str = "fast") -> tuple[str, str]:
         summary.add(np.arange(len(names)), frame["N_TOT"].to_numpy(np.int64),
                     frame["N_SIG"].to_numpy(np.int64), np.where(at >= 0, best, -1.0), at)
     with open(summary_out, "w", encoding="utf-8") as sh:
-        sh.write("\n".join(summary.lines(names, chromosomes)) + "\n")
+        sh.write("\n".join(summary.lines(names, chromosomes, width=width)) + "\n")
     return hits_out, summary_out

@@ -92,6 +92,12 @@ class PairScan:
     covariate_names: list = field(default_factory=list)
     #: SNPs left out before the scan (monomorphic, haploid, joint-effects' cell minimum).
     skipped: int = 0
+    #: The width of the SNP columns (PLINK's, from the names before its site filters).
+    name_width: int = 0
+
+    @property
+    def width(self) -> int:
+        return self.name_width or plink_name_width(self.names)
 
     @property
     def n_snps(self) -> int:
@@ -151,10 +157,10 @@ class Summary:
         s.best, s.best_at = np.array(arrays["best"]), np.array(arrays["best_at"])
         return s
 
-    def lines(self, names, chromosomes, exact: bool = False) -> list[str]:
+    def lines(self, names, chromosomes, exact: bool = False, width: int = 0) -> list[str]:
         """PLINK's ``.summary`` rows (header first, a row per SNP scanned); ``exact``: every
         number in full (the partial summaries of ``--parallel`` jobs, merged exactly)."""
-        width = max(4, max((len(n) for n in names), default=4))
+        width = width or plink_name_width(names)
         out = [f" CHR {'SNP':>{width}}        N_SIG        N_TOT         PROP   BEST_CHISQ "
                f"BEST_CHR {'BEST_SNP':>{width}} "]
         for k in range(self.n_tot.size):
@@ -169,6 +175,23 @@ class Summary:
             out.append(f"{chromosomes[k]:>4} {names[k]:>{width}} {sig:>12} {tot:>12} "
                        f"{_g(prop, 4):>12} {best:>12} {partner} ")
         return out
+
+
+def plink_name_width(names) -> int:
+    """The width PLINK 1.9 gives its SNP columns: 4, widened to a name's length + 2 at the
+    first name longer than the width so far, in file order, until it reaches the longest.
+
+    >>> plink_name_width(["rs1", "rs29"]), plink_name_width([f"rs{i}" for i in range(8000)])
+    (4, 7)
+    """
+    longest = max((len(n) for n in names), default=0)
+    width = 4
+    for name in names:
+        if len(name) > width:
+            width = len(name) + 2
+            if width >= longest:
+                return width
+    return width
 
 
 def _g(x, digits: int) -> str:
@@ -193,7 +216,7 @@ def suffix(test: str) -> str:
 
 def epi_header(scan: PairScan) -> str:
     """The header line of the hits file, PLINK's layout (names padded to the longest)."""
-    width = max(4, max((len(n) for n in scan.names), default=4))
+    width = scan.width
     extra = f"{EXTRA[scan.test]:>12} " if scan.test in EXTRA else ""
     return (f"CHR1 {'SNP1':>{width}} CHR2 {'SNP2':>{width}} {extra}{'STAT':>12} "
             f"{'P':>12} \n")
@@ -202,7 +225,7 @@ def epi_header(scan: PairScan) -> str:
 def epi_lines(scan: PairScan, rows, cols, stat, extra=None) -> str:
     """Hit lines (rows, cols: SNP indices, sorted) in PLINK's layout: CHR1 SNP1 CHR2 SNP2
     [OR_INT | BETA_INT] STAT P (6 significant digits, P 4)."""
-    width = max(4, max((len(n) for n in scan.names), default=4))
+    width = scan.width
     names, chrs = scan.names, scan.chromosomes
     p = chi2_p(stat)
     out = []

@@ -7,7 +7,7 @@ import numpy as np
 
 from .._labels import aligned, as_labelled, check_unique, is_default_index, oriented
 from ..genotypes import Genotypes
-from .scan import PairScan, orient_minor
+from .scan import PairScan, orient_minor, plink_name_width
 
 LAYOUTS = ("snp-major", "sample-major")
 
@@ -198,6 +198,7 @@ def prepare_scan(genotypes, phenotype, *, test, epi1, epi2, snps=None, layout="s
         idx = _snp_indices(snps, names, g.shape[0])
         g, names = g[idx], [names[i] for i in idx]
         chromosomes = [chromosomes[i] for i in idx]
+    width = plink_name_width([str(n) for n in names])
     usable = _usable_sites(g, y, chromosomes, test, cellmin)
     if not usable.all():
         idx = np.flatnonzero(usable)
@@ -212,7 +213,8 @@ def prepare_scan(genotypes, phenotype, *, test, epi1, epi2, snps=None, layout="s
         g, _ = orient_minor(g)
     return PairScan(np.ascontiguousarray(g), y, [str(n) for n in names],
                     [str(c) for c in chromosomes], test, float(epi1), float(epi2),
-                    int(cellmin), cov, cov_names, skipped=int((~usable).sum()))
+                    int(cellmin), cov, cov_names, skipped=int((~usable).sum()),
+                    name_width=width)
 
 
 #: PLINK's haploid chromosome codes (human): X, Y and mitochondrial.
