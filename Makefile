@@ -10,7 +10,8 @@ PYTEST_ARGS ?= -m "not gpu"
 # The capability tests run once more with every capability forced onto its GPU code path.
 SCHEDULE_TESTS := tests/test_random.py tests/test_fisher.py tests/test_permutation.py \
 	tests/test_fields.py tests/test_gsea.py tests/test_epistasis.py tests/test_epistasis_tiles.py \
-	tests/test_device_math.py tests/test_distributed.py tests/test_spatial.py
+	tests/test_device_math.py tests/test_distributed.py tests/test_spatial.py \
+	tests/test_singlesample.py
 
 .PHONY: demo test setup setup-test lint bench gpu-check clean
 

@@ -640,3 +640,48 @@ def set_device(device=None):
     info = get_runtime(device).info
     return RValue({"index": int(info.index), "label": f"[{info.index}] {info.platform} | "
                                                       f"{info.name}"})
+
+
+def _score_matrix(frame) -> RValue:
+    """A sets x samples DataFrame as GSVA's matrix (gene sets and samples as dimnames)."""
+    return RValue(np.ascontiguousarray(frame.to_numpy(dtype=float)), None,
+                  attributes={"dimnames": [Characters(str(s) for s in frame.index),
+                                           Characters(str(s) for s in frame.columns)]})
+
+
+def _gene_set_list(gset_idx_list) -> dict:
+    if not isinstance(gset_idx_list, dict) or not gset_idx_list or \
+            any(not k for k in gset_idx_list):
+        raise ValueError("gset.idx.list must be a named list of character vectors")
+    return {k: [str(g) for g in np.atleast_1d(v)] for k, v in gset_idx_list.items()}
+
+
+@_r_function("ssgseaGpu", "ssgsea",
+             renamed={"gset.idx.list": "gset_idx_list", "ssgsea.norm": "ssgsea_norm",
+                      "min.sz": "min_sz", "max.sz": "max_sz", "parallel.sz": "parallel_sz"})
+def ssgsea_gpu(expr, gset_idx_list, tau=0.25, ssgsea_norm=True, flavor="gsva", min_sz=1,
+               max_sz=None, parallel_sz=1, verbose=True, *, device=None):
+    """GSVA 1.46's ``gsva(method = "ssgsea")`` arguments; its sets x samples matrix.
+    parallel.sz and verbose are accepted and ignored."""
+    from ._singlesample import ssgsea
+
+    return _score_matrix(ssgsea(expr, _gene_set_list(gset_idx_list), alpha=tau,
+                                normalize=bool(ssgsea_norm), flavor=flavor, min_size=min_sz,
+                                max_size=max_sz))
+
+
+@_r_function("gsvaGpu", "gsva",
+             renamed={"gset.idx.list": "gset_idx_list", "abs.ranking": "abs_ranking",
+                      "mx.diff": "mx_diff", "min.sz": "min_sz", "max.sz": "max_sz",
+                      "parallel.sz": "parallel_sz"})
+def gsva_gpu(expr, gset_idx_list, kcdf="Gaussian", abs_ranking=False, tau=1.0, mx_diff=True,
+             tabulated=True, min_sz=1, max_sz=None, parallel_sz=1, verbose=True, *,
+             device=None):
+    """GSVA 1.46's ``gsva(method = "gsva")`` arguments; its sets x samples matrix (the
+    kernel estimate on the device). parallel.sz and verbose are accepted and ignored."""
+    from ._singlesample import gsva
+
+    return _score_matrix(gsva(expr, _gene_set_list(gset_idx_list), kcdf=kcdf,
+                              abs_ranking=bool(abs_ranking), tau=tau, mx_diff=bool(mx_diff),
+                              tabulated=bool(tabulated), min_size=min_sz, max_size=max_sz,
+                              device=device))

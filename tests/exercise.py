@@ -170,6 +170,14 @@ def exercise(device=None, *, only=None) -> dict[str, np.ndarray]:
                                            device=rt).table.sort_index()
                 out[f"prerank.{method}.pval.{tag}"] = res["pval"].to_numpy()
                 out[f"prerank.{method}.es.{tag}"] = res["ES"].to_numpy()
+    if want("singlesample"):
+        from oclstat._singlesample import opencl as ss_opencl
+
+        x = np.round(np.random.default_rng(29).normal(size=(40, 64)), 2)
+        if rt.info.fp64:        # GSVA's table indices are exact in double only
+            for tabulated in (True, False):
+                out[f"singlesample.density.{tabulated}.float64"] = ss_opencl.density(
+                    rt, x, tabulated=tabulated, dtype=np.float64)
     if want("epistasis"):
         g, missing, y = _epistasis_data()
 

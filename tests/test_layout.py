@@ -13,7 +13,7 @@ import oclstat
 
 PKG = Path(oclstat.__file__).resolve().parent
 CAPABILITIES = ("_random", "_fisher", "_permutation", "_fields", "_gsea", "_prerank",
-                "_epistasis", "_linalg", "_spatial", "_special")
+                "_epistasis", "_linalg", "_spatial", "_special", "_singlesample")
 #: Modules below every capability: they import no capability and no public face.
 RUNTIME = {"oclstat._constants", "oclstat._runtime", "oclstat._validation", "oclstat._labels",
            "oclstat._readers", *(f"oclstat._readers.{m}" for m in (

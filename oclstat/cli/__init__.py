@@ -9,6 +9,7 @@
     oclstat fields --nx 60 --ny 80 --param 0.3,1.5,1,0,1,0 --n-sim 5 --out f.npy --png f.png
     oclstat epistasis --bfile DS --order 2 --top 20 --out hits.tsv
     oclstat gsea --expr P53.txt --cls P53.cls --gmt c2.gmt --resamples 1000 --out results.tsv
+    oclstat gsva --expr data.gct --gmt h.all.gmt --out scores.tsv   (also ssgsea, aucell)
     oclstat fit-matern meuse.csv --coords x,y --response "log(zinc)" --covariates "sqrt(dist)" \\
         --out fit.tsv --png map.png --profile-png profiles.png
 
@@ -32,6 +33,7 @@ from .. import __version__
 from .._runtime import NoDeviceError
 from .._vocabulary import python_to_cli
 from . import (
+    aucell,
     demo,
     devices,
     epistasis,
@@ -40,9 +42,11 @@ from . import (
     fisher,
     fit_matern,
     gsea,
+    gsva,
     permtest,
     prerank,
     rng,
+    ssgsea,
 )
 from ._outputs import check_folder, check_output
 
@@ -50,7 +54,7 @@ __all__ = ["main", "build_parser", "COMMANDS"]
 
 #: The commands, in the order ``oclstat --help`` lists them.
 COMMANDS = (devices, demo, rng, fisher, permtest, fields, epistasis, epistasis_merge, gsea,
-            prerank, fit_matern)
+            prerank, ssgsea, gsva, aucell, fit_matern)
 
 
 def build_parser() -> argparse.ArgumentParser:

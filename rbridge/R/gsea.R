@@ -78,8 +78,8 @@ gsea <- function(expr, labels, geneSets, nperm = 1000, metric = NULL, weight = 1
            call. = FALSE)
     if (!is.null(classes)) stop("classes is for class labels, not a continuous phenotype",
                                 call. = FALSE)
-    py_labels <- bridge()$labelled(as.list(as.double(labels)),
-                                   if (!is.null(names(labels))) as.list(names(labels)) else NULL)
+    py_labels <- bridge_raw()$labelled(as.list(as.double(labels)),
+                                       if (!is.null(names(labels))) as.list(names(labels)) else NULL)
   } else {
     if (is.null(classes)) {
       # class A is the first level of the labels as a factor (a character vector:

@@ -21,12 +21,21 @@ oclstat_module <- function() {
   }
   .state$mod <- reticulate::import("oclstat")
   .state$bridge <- reticulate::import("oclstat._rbridge")
+  # the same module without reticulate's conversions: arrays and pandas objects made from R
+  # values stay Python objects on their way to an adapter (converted, a pandas DataFrame
+  # would come back to Python through an R data.frame, its names lost with pandas < 3)
+  .state$raw <- reticulate::import("oclstat._rbridge", convert = FALSE)
   .state$mod
 }
 
 bridge <- function() {
   oclstat_module()
   .state$bridge
+}
+
+bridge_raw <- function() {
+  oclstat_module()
+  .state$raw
 }
 
 #' Is the Python package oclstat importable?
@@ -80,7 +89,7 @@ to_py_array <- function(x, what = "x", integer = FALSE) {
   kind <- if (integer) "integer" else "double"
   v <- x                                  # the data, read in place (no copy on R's side)
   if (typeof(v) != kind) storage.mode(v) <- kind
-  bridge()$from_r(data_address(v), as.list(as.integer(shape)), kind,
+  bridge_raw()$from_r(data_address(v), as.list(as.integer(shape)), kind,
                   rownames = if (length(shape) == 2 && !is.null(dn[[1]])) as.list(dn[[1]]),
                   colnames = if (length(shape) == 2 && !is.null(dn[[2]])) as.list(dn[[2]]),
                   names = if (length(shape) == 1 && !is.null(names(x))) as.list(names(x)))
@@ -89,7 +98,7 @@ to_py_array <- function(x, what = "x", integer = FALSE) {
 # Labels (a character vector or factor, one per sample) for Python, with their names: a named
 # vector becomes a pandas Series that oclstat aligns to the samples by name.
 to_py_labels <- function(x) {
-  bridge()$labelled(as.list(as.character(x)),
+  bridge_raw()$labelled(as.list(as.character(x)),
                     if (!is.null(names(x))) as.list(names(x)) else NULL)
 }
 

@@ -16,7 +16,7 @@ test_that("gsea equals Python's gsea for the same seed, shaped like fgsea", {
   ref <- py()$gsea(oclstat:::to_py_array(d$expr), as.list(as.character(d$labels)),
                    reticulate::dict(lapply(d$sets, as.list)), n_resamples = 500L, min_size = 10L,
                    seed = 8L, classes = reticulate::tuple("tumour", "normal"))
-  cols <- oclstat:::bridge()$table_columns(ref$table)
+  cols <- oclstat:::bridge()$table_columns(reticulate::py_get_attr(ref, "table"))
   expect_identical(r$pathway, unlist(cols[["__index__"]]))
   expect_identical(r$ES, unlist(cols$es))
   expect_identical(r$NES, unlist(cols$nes))
@@ -49,7 +49,7 @@ test_that("gsea takes Broad's comparisons, continuous phenotypes and gene-set pe
   ref <- py()$gsea(oclstat:::to_py_array(d$expr), as.list(unname(profile)),
                    reticulate::dict(lapply(d$sets, as.list)), n_resamples = 100L,
                    min_size = 10L, seed = 2L, metric = "pearson")
-  cols <- oclstat:::bridge()$table_columns(ref$table)
+  cols <- oclstat:::bridge()$table_columns(reticulate::py_get_attr(ref, "table"))
   expect_identical(p$pathway, unlist(cols[["__index__"]]))
   expect_identical(p$NES, unlist(cols$nes))
   g <- gsea(d$expr, d$labels, d$sets, nperm = 100, minSize = 10, seed = 2,
@@ -92,7 +92,7 @@ test_that("fgseaGpu equals Python's gsea_prerank for the same seed, in fgsea's c
   ref <- py()$gsea_prerank(reticulate::r_to_py(as.list(stats)),
                            reticulate::dict(lapply(sets, as.list)), n_resamples = 500L,
                            seed = 3L)
-  cols <- oclstat:::bridge()$table_columns(ref$table)
+  cols <- oclstat:::bridge()$table_columns(reticulate::py_get_attr(ref, "table"))
   expect_identical(r$pathway, sort(names(sets), method = "radix"))   # fgsea's setorder
   i <- match(r$pathway, unlist(cols[["__index__"]]))
   expect_identical(r$pval, unlist(cols$pval)[i])

@@ -1,0 +1,246 @@
+"""Single-sample enrichment: ``oclstat ssgsea`` / ``gsva`` / ``aucell`` next to R's GSVA 1.46
+(``gsva(method = "ssgsea" / "gsva")`` at parallel.sz 1 and 2), GSEApy's ``ssgsea`` and
+decoupler's ``ssgsea`` / ``gsva`` / ``aucell``, in one run on the same matrix and sets.
+
+    python benchmarks/bench_singlesample.py [--genes 20000] [--samples 500] [--sets 50]
+        [--device D] [--peer-python PATH] [--cells 50000] [--gsva-cells 5000]
+
+Data (numpy seed 1): log-normal-like expression, genes x samples, 50 gene sets of 15 to 500
+random genes. Every tool runs as a whole process (``oclstat`` and ``Rscript`` read the same
+TSV and GMT and write their TSV), so the times include start-up, reading and writing; the
+scores are checked against each other (GSVA to 1e-8). ``--peer-python``: a Python with
+decoupler (it needs numba, kept out of the project's environment).
+
+``--cells``: ssGSEA and AUCell on a genes x cells scipy.sparse matrix with 5% non-zeros,
+scored block by block (the peak memory is printed); ``--gsva-cells``: GSVA's kernel estimate
+(cells^2 evaluations per gene) on that many cells for 2,000 genes, with the rate projected to
+20,000 genes.
+
+Floors: GSVA's estimate costs genes x samples^2 kernel evaluations; at 8 double operations an
+evaluation on every compute unit's 4-lane vector unit at its clock (an optimistic CPU rate),
+that is the floor printed. ssGSEA and AUCell sort every sample: 8 bytes x genes x samples read
+and written a few times, far below a second here; their time is the host's sorting.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import textwrap
+import time
+import tracemalloc
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _common import table  # noqa: E402
+
+import oclstat  # noqa: E402
+
+R_SCRIPT = textwrap.dedent("""
+    suppressMessages(library(GSVA))
+    a <- commandArgs(TRUE)
+    x <- as.matrix(read.delim(a[1], row.names = 1, check.names = FALSE))
+    lines <- strsplit(readLines(a[2]), "\\t")
+    sets <- setNames(lapply(lines, function(l) l[-(1:2)]), vapply(lines, `[`, "", 1))
+    t0 <- proc.time()[["elapsed"]]
+    s <- suppressWarnings(gsva(x, sets, method = a[3], parallel.sz = as.integer(a[4]),
+                               verbose = FALSE))
+    cat(sprintf("call %.3f\\n", proc.time()[["elapsed"]] - t0), file = stderr())
+    write.table(s, a[5], sep = "\\t", quote = FALSE, col.names = NA)
+""")
+
+PEER_SCRIPT = textwrap.dedent("""
+    import sys, time, pandas as pd
+    tool, method, expr, gmt, out = sys.argv[1:6]
+    x = pd.read_csv(expr, sep="\\t", index_col=0)
+    sets = {}
+    for line in open(gmt):
+        f = line.rstrip("\\n").split("\\t")
+        sets[f[0]] = f[2:]
+    t0 = time.perf_counter()
+    if tool == "gseapy":
+        import gseapy
+        r = gseapy.ssgsea(data=x, gene_sets=sets, outdir=None, sample_norm_method="rank",
+                          min_size=1, max_size=100000, no_plot=True, threads=2)
+        s = r.res2d.pivot(index="Term", columns="Name", values="NES")
+    else:
+        import decoupler as dc
+        net = pd.DataFrame([(k, g) for k, v in sets.items() for g in v],
+                           columns=["source", "target"])
+        fn = {"ssgsea": dc.mt.ssgsea, "gsva": dc.mt.gsva, "aucell": dc.mt.aucell}[method]
+        res = fn(x.T, net, tmin=1, verbose=False)
+        s = (res[0] if isinstance(res, tuple) else res).T
+    sys.stderr.write(f"call {time.perf_counter() - t0:.3f}\\n")
+    s.to_csv(out, sep="\\t")
+""")
+
+
+def make_data(genes: int, samples: int, n_sets: int, seed: int = 1):
+    rng = np.random.default_rng(seed)
+    base = rng.gamma(2.0, 2.0, size=(genes, 1))
+    x = np.log2(1 + base * rng.lognormal(0.0, 0.6, size=(genes, samples)))
+    names = [f"GENE{i}" for i in range(genes)]
+    frame = pd.DataFrame(np.round(x, 6), index=pd.Index(names, name="gene"),
+                         columns=[f"S{j}" for j in range(samples)])
+    sizes = np.exp(rng.uniform(np.log(15), np.log(500), size=n_sets)).astype(int)
+    sets = {f"SET{k}": list(rng.choice(names, size=s, replace=False))
+            for k, s in enumerate(sizes)}
+    return frame, sets
+
+
+def timed(cmd, env=None) -> tuple[float, float | None]:
+    """Whole-process seconds and the tool's own call time (a ``call S`` line on stderr)."""
+    t0 = time.perf_counter()
+    done = subprocess.run(cmd, capture_output=True, text=True, env=env)
+    elapsed = time.perf_counter() - t0
+    if done.returncode != 0:
+        raise RuntimeError(f"{cmd[:3]} failed: {(done.stdout + done.stderr)[-800:]}")
+    call = [ln.split()[1] for ln in done.stderr.splitlines() if ln.startswith("call ")]
+    return elapsed, float(call[-1]) if call else None
+
+
+def read_scores(path) -> pd.DataFrame:
+    return pd.read_csv(path, sep="\t", index_col=0)
+
+
+def max_difference(a: pd.DataFrame, b: pd.DataFrame) -> float:
+    b = b.loc[a.index, a.columns]
+    return float(np.abs(a.to_numpy() - b.to_numpy()).max())
+
+
+def whole_matrix(args, d: Path, frame, sets) -> list[dict]:
+    frame.to_csv(d / "x.tsv", sep="\t")
+    oclstat.io.write_gmt(sets, d / "s.gmt")
+    (d / "gsva.R").write_text(R_SCRIPT)
+    (d / "peer.py").write_text(PEER_SCRIPT)
+    rows = []
+    rscript = shutil.which("Rscript")
+    for method in ("ssgsea", "gsva", "aucell"):
+        out = d / f"ocl_{method}.tsv"
+        cmd = [sys.executable, "-m", "oclstat", method, "--expr", str(d / "x.tsv"), "--gmt",
+               str(d / "s.gmt"), "--out", str(out)] + \
+            (["--device", args.device] if args.device and method == "gsva" else [])
+        t, _ = timed(cmd)
+        ours = read_scores(out)
+        rows.append({"method": method, "tool": "oclstat", "seconds": t, "ratio": 1.0,
+                     "check": ""})
+        print(f"  {method}: oclstat {t:.2f} s", flush=True)
+        peers = []
+        if rscript and method != "aucell":
+            for par in (1, 2):
+                peers.append((f"GSVA 1.46 (R, parallel.sz {par})",
+                              [rscript, str(d / "gsva.R"), str(d / "x.tsv"), str(d / "s.gmt"),
+                               method, str(par), str(d / f"r_{method}_{par}.tsv")],
+                              d / f"r_{method}_{par}.tsv", "GSVA"))
+        if method == "ssgsea":
+            peers.append(("GSEApy 1.3 ssgsea (threads 2)",
+                          [sys.executable, str(d / "peer.py"), "gseapy", method,
+                           str(d / "x.tsv"), str(d / "s.gmt"), str(d / "gp.tsv")],
+                          d / "gp.tsv", None))
+        if args.peer_python:
+            peers.append((f"decoupler {method}",
+                          [args.peer_python, str(d / "peer.py"), "decoupler", method,
+                           str(d / "x.tsv"), str(d / "s.gmt"), str(d / f"dc_{method}.tsv")],
+                          d / f"dc_{method}.tsv", None))
+        for name, cmd, path, anchor in peers:
+            try:
+                tp, _ = timed(cmd)
+            except RuntimeError as exc:
+                print(f"  {name}: failed ({str(exc)[-200:]})", flush=True)
+                continue
+            check = ""
+            if anchor:
+                check = f"max |diff| {max_difference(ours, read_scores(path)):.1e}"
+            rows.append({"method": method, "tool": name, "seconds": tp, "ratio": tp / t,
+                         "check": check})
+            print(f"  {method}: {name} {tp:.2f} s ({tp / t:.1f}x) {check}", flush=True)
+    return rows
+
+
+def single_cell(args) -> None:
+    from scipy import sparse
+
+    rng = np.random.default_rng(2)
+    genes, cells = args.genes, args.cells
+    m = sparse.random(genes, cells, density=0.05, format="csc", random_state=rng,
+                      data_rvs=lambda k: np.log1p(rng.poisson(3.0, k) + 1.0))
+    names = [f"GENE{i}" for i in range(genes)]
+    sizes = np.exp(rng.uniform(np.log(15), np.log(500), size=args.sets)).astype(int)
+    sets = {f"SET{k}": list(rng.choice(names, size=s, replace=False))
+            for k, s in enumerate(sizes)}
+    for f in (oclstat.ssgsea, oclstat.aucell):
+        tracemalloc.start()
+        t0 = time.perf_counter()
+        f(m, sets, genes=names)
+        t = time.perf_counter() - t0
+        peak = tracemalloc.get_traced_memory()[1]
+        tracemalloc.stop()
+        print(f"{f.__name__}: {genes:,} genes x {cells:,} cells (sparse, 5% non-zero, "
+              f"{m.data.nbytes / 2**20:.0f} MiB of values), {len(sets)} sets: {t:.1f} s, "
+              f"{cells / t:,.0f} cells/s, peak {peak / 2**20:.0f} MiB above the input "
+              f"(dense would be {genes * cells * 8 / 2**30:.1f} GiB)", flush=True)
+
+
+def gsva_cells(args) -> None:
+    rng = np.random.default_rng(3)
+    genes, cells = 2000, args.gsva_cells
+    x = np.log1p(rng.poisson(rng.gamma(0.5, 2.0, size=(genes, 1)), size=(genes, cells)))
+    x = pd.DataFrame(x + rng.normal(0, 1e-3, size=x.shape), index=[f"G{i}" for i in range(genes)])
+    sets = {f"s{k}": list(x.index[k * 30:(k + 1) * 30 + 20]) for k in range(50)}
+    rt = oclstat.get_runtime(args.device)
+    t0 = time.perf_counter()
+    oclstat.gsva(x, sets, device=rt)
+    t = time.perf_counter() - t0
+    evals = genes * cells**2
+    print(f"gsva: {genes:,} genes x {cells:,} cells: {t:.1f} s, {evals / t / 1e9:.2f} G kernel "
+          f"evaluations/s on {rt.info.label}; 20,000 genes x {cells:,} cells at this rate: "
+          f"{20000 * cells**2 / (evals / t) / 60:.1f} min", flush=True)
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--genes", type=int, default=20000)
+    ap.add_argument("--samples", type=int, default=500)
+    ap.add_argument("--sets", type=int, default=50)
+    ap.add_argument("--device", default=None)
+    ap.add_argument("--peer-python", default=None,
+                    help="a Python with decoupler installed (run as a peer)")
+    ap.add_argument("--cells", type=int, default=0,
+                    help="also ssGSEA and AUCell on this many sparse cells")
+    ap.add_argument("--gsva-cells", type=int, default=0,
+                    help="also GSVA's estimate on this many cells (2,000 genes)")
+    ap.add_argument("--skip-matrix", action="store_true",
+                    help="only the --cells / --gsva-cells runs")
+    args = ap.parse_args(argv)
+    rt = oclstat.get_runtime(args.device)
+    if args.device:
+        os.environ["OCLSTAT_DEVICE"] = args.device
+    if not args.skip_matrix:
+        frame, sets = make_data(args.genes, args.samples, args.sets)
+        clock = max(int(getattr(rt.device, "max_clock_frequency", 0) or 0), 1000)
+        floor = args.genes * args.samples**2 * 8 / (rt.info.compute_units * 4 * clock * 1e6)
+        print(f"{args.genes:,} genes x {args.samples:,} samples x {len(sets)} sets; GSVA's "
+              f"estimate: {args.genes * args.samples**2 / 1e9:.1f} G kernel evaluations, "
+              f"floor {floor:.2f} s on {rt.info.label}", flush=True)
+        with tempfile.TemporaryDirectory() as tmp:
+            rows = whole_matrix(args, Path(tmp), frame, sets)
+        for r in rows:
+            r["seconds"] = f"{r['seconds']:.2f}"
+            r["time / oclstat's"] = f"{r.pop('ratio'):.1f}x"
+        print(table(rows, ["method", "tool", "seconds", "time / oclstat's", "check"]))
+    if args.cells:
+        single_cell(args)
+    if args.gsva_cells:
+        gsva_cells(args)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,76 @@
+/*
+ * Single-sample enrichment (oclstat.gsva): GSVA's kernel estimate of every gene's CDF at
+ * every sample, the part whose cost grows with the square of the sample count.
+ *
+ *   singlesample_density   work-item (gene i, test sample j): F = mean over the density
+ *                          samples k of Phi((y_ij - x_ik) / h_i), then log(F / (1 - F)).
+ *
+ * h_i is the gene's bandwidth (its standard deviation / 4, from the host). Phi is either
+ * exact (erfc) or, with TABULATED, read as GSVA 1.46 reads its table: the point at or below
+ * |v| of the standard normal CDF tabulated at 10 i / 10,000 (table[], from the host), 0 below
+ * -10 and 1 above 10, the index trunc(|v| / 10 * 10,000) of v = (y - x) / h with GSVA's three
+ * roundings. The index is first estimated without dividing, |y - x| * (1,000 / h), within a
+ * few ulp of GSVA's; only where that estimate lies within SS_SLACK (relative) of an integer,
+ * or of the table's end, is GSVA's own division sequence taken, so every index is GSVA's and
+ * the terms are summed in GSVA's order (the same bits in double). Rows are genes:
+ * x[i * n_density + k], y[i * n_test + j], out[i * n_test + j].
+ *
+ * Build defines: REAL (double; float without fp64, to float precision), TABULATED.
+ */
+#include <oclstat/real.clh>
+#pragma OPENCL FP_CONTRACT OFF
+
+#define SS_POINTS 10000
+#define SS_RANGE 10.0
+/* the estimate's relative distance from GSVA's index argument: 5 roundings, 11 ulp spare
+ * (half an ulp: 2^-53 in double, 2^-24 in float) */
+#define SS_SLACK ((REAL)16 * (sizeof(REAL) == 8 ? (REAL)1.1102230246251565e-16 \
+                                                : (REAL)5.9604644775390625e-08))
+
+#ifdef TABULATED
+/* GSVA's own sequence: v = d / h, then table[trunc(|v| / 10 * 10,000)], 0 / 1 past +-10 */
+inline REAL gsva_table_cdf(const REAL d, const REAL h, __global const REAL *table)
+{
+    const REAL v = d / h;
+    if (v < (REAL)(-SS_RANGE)) return (REAL)0;
+    if (v > (REAL)SS_RANGE) return (REAL)1;
+    const REAL t = table[(int)(fabs(v) / (REAL)SS_RANGE * (REAL)SS_POINTS)];
+    return v < (REAL)0 ? (REAL)1 - t : t;
+}
+#endif
+
+/* the kernel CDF term of one difference d = y - x at bandwidth h (scale = 1,000 / h) */
+inline REAL density_term(const REAL d, const REAL h, const REAL scale,
+                         __global const REAL *table)
+{
+#ifdef TABULATED
+    const REAL t = fabs(d) * scale, slack = t * SS_SLACK;
+    const REAL far = d < (REAL)0 ? (REAL)0 : (REAL)1;
+    const int idx = (int)fmin(t, (REAL)SS_POINTS);
+    const REAL p = table[idx];
+    const REAL near = d < (REAL)0 ? (REAL)1 - p : p;
+    const int sure_far = t - slack > (REAL)SS_POINTS;
+    const int sure_near = t + slack < (REAL)SS_POINTS && floor(t - slack) == floor(t + slack);
+    if (sure_far | sure_near) return sure_far ? far : near;
+    return gsva_table_cdf(d, h, table);
+#else
+    return (REAL)0.5 * erfc(-(d / h) * (REAL)M_SQRT1_2);
+#endif
+}
+
+__kernel void singlesample_density(__global const REAL *x, __global const REAL *y,
+                                   __global const REAL *h, __global const REAL *table,
+                                   const uint n_genes, const uint n_density,
+                                   const uint n_test, __global REAL *out)
+{
+    const uint j = get_global_id(0), i = get_global_id(1);
+    if (i >= n_genes || j >= n_test) return;
+    const REAL yj = y[(ulong)i * n_test + j], hi = h[i];
+    const REAL scale = (REAL)(SS_POINTS / SS_RANGE) / hi;
+    __global const REAL *xi = x + (ulong)i * n_density;
+    REAL left = (REAL)0;
+    for (uint k = 0; k < n_density; k++)
+        left += density_term(yj - xi[k], hi, scale, table);
+    left = left / (REAL)n_density;
+    out[(ulong)i * n_test + j] = -log(((REAL)1 - left) / left);
+}

@@ -1,0 +1,34 @@
+make_expr <- function() {
+  set.seed(5)
+  x <- matrix(round(rnorm(400 * 16), 2), 400,
+              dimnames = list(paste0("G", 1:400), paste0("s", 1:16)))
+  x[1:30, 1:8] <- x[1:30, 1:8] + 1.5
+  list(x = x, sets = list(up = paste0("G", 1:30), mixed = paste0("G", 20:80),
+                          other = paste0("G", 200:260)))
+}
+
+test_that("ssgseaGpu and gsvaGpu return GSVA's matrix, equal to GSVA's own", {
+  skip_without_python()
+  d <- make_expr()
+  s <- ssgseaGpu(d$x, d$sets)
+  g <- gsvaGpu(d$x, d$sets)
+  expect_equal(dim(s), c(3L, 16L))
+  expect_identical(dimnames(g), list(names(d$sets), colnames(d$x)))
+  expect_gt(mean(g["up", 1:8]), mean(g["up", 9:16]) + 0.5)
+  skip_if_not_installed("GSVA")
+  ref <- suppressWarnings(GSVA::gsva(d$x, d$sets, method = "ssgsea", verbose = FALSE))
+  expect_equal(s, ref[rownames(s), ], tolerance = 1e-8)
+  ref <- suppressWarnings(GSVA::gsva(d$x, d$sets, method = "gsva", verbose = FALSE,
+                                     mx.diff = FALSE))
+  expect_equal(gsvaGpu(d$x, d$sets, mx.diff = FALSE), ref[rownames(s), ], tolerance = 1e-8)
+})
+
+test_that("ssgseaGpu and gsvaGpu name R's arguments in their errors", {
+  skip_without_python()
+  d <- make_expr()
+  expect_error(ssgseaGpu(d$x, d$sets$up), "gset.idx.list must be a named list")
+  expect_error(gsvaGpu(unname(d$x), d$sets), "expr needs gene names")
+  expect_error(gsvaGpu(d$x, d$sets, kcdf = "gauss"), "should be one of")
+  expect_error(ssgseaGpu(d$x, d$sets, min.sz = 100), "min.sz")
+  expect_error(ssgseaGpu(d$x, d$sets, flavor = "broad"), "should be one of")
+})
