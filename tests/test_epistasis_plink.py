@@ -135,6 +135,44 @@ def test_plink_files_are_plinks(dataset, tmp_path, flags, test, suffix):
         np.testing.assert_allclose(a.BEST_CHISQ, b.BEST_CHISQ, rtol=2e-3)
 
 
+def test_thresholds_are_plinks_to_the_last_bit(dataset, tmp_path):
+    """PLINK turns --epi1 / --epi2 into chi-square thresholds with Acklam's normal quantile
+    (within 2e-9 of the exact one): a pair whose statistic lies between the exact threshold
+    and PLINK's is a hit and counted by PLINK, and so by oclstat (found in a 5e9-pair scan,
+    where 4 of 100,000 SNPs' N_SIG differed by one with the exact thresholds)."""
+    from scipy import optimize, stats
+
+    from oclstat._epistasis.scan import acklam_quantile
+
+    def plink_threshold(p):
+        return acklam_quantile(p / 2) ** 2
+
+    d, g, y, q = dataset
+    data = oclstat.genotypes.read_plink(d / "d")
+    res = oclstat.epistasis(data, test="fast", epi1=1.0)
+    z = float(np.sort(res.table["STAT"].to_numpy())[-3])          # a pair's statistic
+    exact = stats.chi2.isf
+
+    def p_at(value):
+        return optimize.brentq(lambda p: exact(p, 1) - value, 1e-12, 0.9, xtol=1e-300,
+                               rtol=1e-15)
+
+    # PLINK's threshold sits `gap` below the exact one here: move the exact one gap / 2 past z
+    gap = exact(p_at(z), 1) - plink_threshold(p_at(z))
+    p = p_at(z + gap / 2)
+    if gap > 0:     # PLINK counts the pair, the exact threshold would not
+        assert plink_threshold(p) <= z < exact(p, 1)
+    else:           # the exact threshold counts it, PLINK does not
+        assert exact(p, 1) <= z < plink_threshold(p)
+    _plink(d, "--fast-epistasis", "--epi1", repr(p), "--epi2", repr(p), out="plink_edge")
+    oclstat.epistasis(data, test="fast", epi1=p, epi2=p, out=tmp_path / "edge")
+    assert (tmp_path / "edge.epi.cc.summary").read_text() == \
+        (d / "plink_edge.epi.cc.summary").read_text()
+    ours, theirs = _hits(tmp_path / "edge.epi.cc"), _hits(d / "plink_edge.epi.cc")
+    assert len(ours) == len(theirs) == (3 if gap > 0 else 2)
+    np.testing.assert_array_equal(ours["STAT"], theirs["STAT"])
+
+
 def test_plink_column_widths_follow_the_names(tmp_path):
     """PLINK widens its SNP columns in its own way (names longer than 4: to the first such
     name's length + 2, in file order): the files must match its layout, not just its
