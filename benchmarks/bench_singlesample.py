@@ -7,25 +7,28 @@ decoupler's ``ssgsea`` / ``gsva`` / ``aucell``, in one run on the same matrix an
 
 Data (numpy seed 1): log-normal-like expression, genes x samples, 50 gene sets of 15 to 500
 random genes. Every tool runs as a whole process (``oclstat`` and ``Rscript`` read the same
-TSV and GMT and write their TSV), so the times include start-up, reading and writing; the
-scores are checked against each other (GSVA to 1e-8). ``--peer-python``: a Python with
-decoupler (it needs numba, kept out of the project's environment).
+TSV and GMT and write their TSV; R reads with data.table's fread where installed), so the
+times include start-up, reading and writing; "in the call" is the scoring call alone as each
+tool reports it. The scores are checked against GSVA's (max |difference|). ``--peer-python``:
+a Python with decoupler (it needs numba, kept out of the project's environment).
 
 ``--cells``: ssGSEA and AUCell on a genes x cells scipy.sparse matrix with 5% non-zeros,
 scored block by block (the peak memory is printed); ``--gsva-cells``: GSVA's kernel estimate
 (cells^2 evaluations per gene) on that many cells for 2,000 genes, with the rate projected to
 20,000 genes.
 
-Floors: GSVA's estimate costs genes x samples^2 kernel evaluations; at 8 double operations an
-evaluation on every compute unit's 4-lane vector unit at its clock (an optimistic CPU rate),
-that is the floor printed. ssGSEA and AUCell sort every sample: 8 bytes x genes x samples read
-and written a few times, far below a second here; their time is the host's sorting.
+Floors: GSVA's estimate costs genes x samples^2 kernel evaluations; at 12 double operations
+an evaluation and 8 double operations per cycle of every core (two 4-lane AVX2 units; an
+optimistic CPU rate), that is the floor printed. ssGSEA and AUCell sort every sample: 8 bytes
+x genes x samples read and written a few times, far below a second here; their time is the
+host's sorting.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -46,7 +49,10 @@ import oclstat  # noqa: E402
 R_SCRIPT = textwrap.dedent("""
     suppressMessages(library(GSVA))
     a <- commandArgs(TRUE)
-    x <- as.matrix(read.delim(a[1], row.names = 1, check.names = FALSE))
+    x <- if (requireNamespace("data.table", quietly = TRUE)) {
+      d <- data.table::fread(a[1], sep = "\t", header = TRUE)
+      m <- as.matrix(d[, -1]); rownames(m) <- d[[1]]; m
+    } else as.matrix(read.delim(a[1], row.names = 1, check.names = FALSE))
     lines <- strsplit(readLines(a[2]), "\\t")
     sets <- setNames(lapply(lines, function(l) l[-(1:2)]), vapply(lines, `[`, "", 1))
     t0 <- proc.time()[["elapsed"]]
@@ -74,12 +80,26 @@ PEER_SCRIPT = textwrap.dedent("""
         import decoupler as dc
         net = pd.DataFrame([(k, g) for k, v in sets.items() for g in v],
                            columns=["source", "target"])
-        fn = {"ssgsea": dc.mt.ssgsea, "gsva": dc.mt.gsva, "aucell": dc.mt.aucell}[method]
+        fn = {"gsva": dc.mt.gsva, "aucell": dc.mt.aucell}[method]
         res = fn(x.T, net, tmin=1, verbose=False)
         s = (res[0] if isinstance(res, tuple) else res).T
     sys.stderr.write(f"call {time.perf_counter() - t0:.3f}\\n")
     s.to_csv(out, sep="\\t")
 """)
+
+
+#: Double operations of one kernel evaluation (difference, scale, slack, two floors, compares,
+#: select, sum), the gathered table value not counted.
+OPS = 12
+
+
+def clock_mhz(rt) -> float:
+    """The device's clock (MHz), from /proc/cpuinfo where the runtime reports none."""
+    mhz = int(getattr(rt.device, "max_clock_frequency", 0) or 0)
+    if not mhz and os.path.exists("/proc/cpuinfo"):
+        found = re.findall(r"cpu MHz\s*:\s*([0-9.]+)", Path("/proc/cpuinfo").read_text())
+        mhz = float(found[0]) if found else 0
+    return mhz or 1000.0
 
 
 def make_data(genes: int, samples: int, n_sets: int, seed: int = 1):
@@ -103,6 +123,7 @@ def timed(cmd, env=None) -> tuple[float, float | None]:
     if done.returncode != 0:
         raise RuntimeError(f"{cmd[:3]} failed: {(done.stdout + done.stderr)[-800:]}")
     call = [ln.split()[1] for ln in done.stderr.splitlines() if ln.startswith("call ")]
+    call += re.findall(r"^(?:ssGSEA|GSVA|AUCell): .*, ([0-9.]+) s", done.stderr, re.M)
     return elapsed, float(call[-1]) if call else None
 
 
@@ -127,10 +148,10 @@ def whole_matrix(args, d: Path, frame, sets) -> list[dict]:
         cmd = [sys.executable, "-m", "oclstat", method, "--expr", str(d / "x.tsv"), "--gmt",
                str(d / "s.gmt"), "--out", str(out)] + \
             (["--device", args.device] if args.device and method == "gsva" else [])
-        t, _ = timed(cmd)
+        t, call = timed(cmd)
         ours = read_scores(out)
-        rows.append({"method": method, "tool": "oclstat", "seconds": t, "ratio": 1.0,
-                     "check": ""})
+        rows.append({"method": method, "tool": "oclstat", "seconds": t, "call": call,
+                     "ratio": 1.0, "check": ""})
         print(f"  {method}: oclstat {t:.2f} s", flush=True)
         peers = []
         if rscript and method != "aucell":
@@ -144,22 +165,22 @@ def whole_matrix(args, d: Path, frame, sets) -> list[dict]:
                           [sys.executable, str(d / "peer.py"), "gseapy", method,
                            str(d / "x.tsv"), str(d / "s.gmt"), str(d / "gp.tsv")],
                           d / "gp.tsv", None))
-        if args.peer_python:
-            peers.append((f"decoupler {method}",
+        if args.peer_python and method != "ssgsea":       # decoupler 2 has no ssGSEA
+            peers.append((f"decoupler 2.2 {method}",
                           [args.peer_python, str(d / "peer.py"), "decoupler", method,
                            str(d / "x.tsv"), str(d / "s.gmt"), str(d / f"dc_{method}.tsv")],
                           d / f"dc_{method}.tsv", None))
         for name, cmd, path, anchor in peers:
             try:
-                tp, _ = timed(cmd)
+                tp, call = timed(cmd)
             except RuntimeError as exc:
                 print(f"  {name}: failed ({str(exc)[-200:]})", flush=True)
                 continue
             check = ""
             if anchor:
                 check = f"max |diff| {max_difference(ours, read_scores(path)):.1e}"
-            rows.append({"method": method, "tool": name, "seconds": tp, "ratio": tp / t,
-                         "check": check})
+            rows.append({"method": method, "tool": name, "seconds": tp, "call": call,
+                         "ratio": tp / t, "check": check})
             print(f"  {method}: {name} {tp:.2f} s ({tp / t:.1f}x) {check}", flush=True)
     return rows
 
@@ -224,8 +245,8 @@ def main(argv=None) -> int:
         os.environ["OCLSTAT_DEVICE"] = args.device
     if not args.skip_matrix:
         frame, sets = make_data(args.genes, args.samples, args.sets)
-        clock = max(int(getattr(rt.device, "max_clock_frequency", 0) or 0), 1000)
-        floor = args.genes * args.samples**2 * 8 / (rt.info.compute_units * 4 * clock * 1e6)
+        floor = args.genes * args.samples**2 * OPS / (rt.info.compute_units * 8 * clock_mhz(rt)
+                                                      * 1e6)
         print(f"{args.genes:,} genes x {args.samples:,} samples x {len(sets)} sets; GSVA's "
               f"estimate: {args.genes * args.samples**2 / 1e9:.1f} G kernel evaluations, "
               f"floor {floor:.2f} s on {rt.info.label}", flush=True)
@@ -233,8 +254,11 @@ def main(argv=None) -> int:
             rows = whole_matrix(args, Path(tmp), frame, sets)
         for r in rows:
             r["seconds"] = f"{r['seconds']:.2f}"
+            call = r.pop("call")
+            r["in the call"] = "" if call is None else f"{call:.2f}"
             r["time / oclstat's"] = f"{r.pop('ratio'):.1f}x"
-        print(table(rows, ["method", "tool", "seconds", "time / oclstat's", "check"]))
+        print(table(rows, ["method", "tool", "seconds", "in the call", "time / oclstat's",
+                           "check"]))
     if args.cells:
         single_cell(args)
     if args.gsva_cells:

@@ -39,24 +39,21 @@ inline REAL gsva_table_cdf(const REAL d, const REAL h, __global const REAL *tabl
 }
 #endif
 
-/* the kernel CDF term of one difference d = y - x at bandwidth h (scale = 1,000 / h) */
-inline REAL density_term(const REAL d, const REAL h, const REAL scale,
-                         __global const REAL *table)
-{
 #ifdef TABULATED
+/* the table term of d = y - x by the division-free estimate t = |d| * (1,000 / h); *sure is
+ * cleared where t lies within SS_SLACK of a step or of the table's end (then only GSVA's
+ * own division sequence, gsva_table_cdf, gives GSVA's index) */
+inline REAL estimated_term(const REAL d, const REAL scale, __global const REAL *table,
+                           int *sure)
+{
     const REAL t = fabs(d) * scale, slack = t * SS_SLACK;
-    const REAL far = d < (REAL)0 ? (REAL)0 : (REAL)1;
-    const int idx = (int)fmin(t, (REAL)SS_POINTS);
-    const REAL p = table[idx];
-    const REAL near = d < (REAL)0 ? (REAL)1 - p : p;
-    const int sure_far = t - slack > (REAL)SS_POINTS;
-    const int sure_near = t + slack < (REAL)SS_POINTS && floor(t - slack) == floor(t + slack);
-    if (sure_far | sure_near) return sure_far ? far : near;
-    return gsva_table_cdf(d, h, table);
-#else
-    return (REAL)0.5 * erfc(-(d / h) * (REAL)M_SQRT1_2);
-#endif
+    const REAL p = table[(int)fmin(t, (REAL)SS_POINTS)];
+    const int far = t - slack > (REAL)SS_POINTS;
+    const int near = t + slack < (REAL)SS_POINTS && floor(t - slack) == floor(t + slack);
+    *sure &= far | near;
+    return far ? (d < (REAL)0 ? (REAL)0 : (REAL)1) : (d < (REAL)0 ? (REAL)1 - p : p);
 }
+#endif
 
 __kernel void singlesample_density(__global const REAL *x, __global const REAL *y,
                                    __global const REAL *h, __global const REAL *table,
@@ -66,11 +63,28 @@ __kernel void singlesample_density(__global const REAL *x, __global const REAL *
     const uint j = get_global_id(0), i = get_global_id(1);
     if (i >= n_genes || j >= n_test) return;
     const REAL yj = y[(ulong)i * n_test + j], hi = h[i];
-    const REAL scale = (REAL)(SS_POINTS / SS_RANGE) / hi;
     __global const REAL *xi = x + (ulong)i * n_density;
     REAL left = (REAL)0;
+#ifdef TABULATED
+    /* every term by the estimate; in the rare sum (about one in 10^7 here) with a term the
+     * estimate cannot settle, the sum again in the same order with GSVA's sequence there:
+     * a branch inside the first loop would cost every lane the division */
+    const REAL scale = (REAL)(SS_POINTS / SS_RANGE) / hi;
+    int sure = 1;
     for (uint k = 0; k < n_density; k++)
-        left += density_term(yj - xi[k], hi, scale, table);
+        left += estimated_term(yj - xi[k], scale, table, &sure);
+    if (!sure) {
+        left = (REAL)0;
+        for (uint k = 0; k < n_density; k++) {
+            int one = 1;
+            const REAL c = estimated_term(yj - xi[k], scale, table, &one);
+            left += one ? c : gsva_table_cdf(yj - xi[k], hi, table);
+        }
+    }
+#else
+    for (uint k = 0; k < n_density; k++)
+        left += (REAL)0.5 * erfc(-((yj - xi[k]) / hi) * (REAL)M_SQRT1_2);
+#endif
     left = left / (REAL)n_density;
     out[(ulong)i * n_test + j] = -log(((REAL)1 - left) / left);
 }

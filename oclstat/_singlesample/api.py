@@ -3,6 +3,10 @@ gene set in every sample (or cell)."""
 
 from __future__ import annotations
 
+import os
+from collections import deque
+from concurrent.futures import ThreadPoolExecutor
+
 import numpy as np
 import pandas as pd
 from scipy import stats
@@ -21,12 +25,34 @@ SAMPLE_BLOCK = 256
 KCDFS = ("Gaussian", "Poisson", "none")
 
 
-def _blocks(m, sparse, size=SAMPLE_BLOCK):
+def _blocks(m, sparse, size=None):
     """Dense (genes x b) blocks of the samples, in order."""
+    size = size or SAMPLE_BLOCK
     for j0 in range(0, m.shape[1], size):
         j1 = min(m.shape[1], j0 + size)
         block = m[:, j0:j1]
         yield j0, j1, (block.toarray() if sparse else np.asarray(block))
+
+
+def _score_blocks(m, sparse, n_sets: int, score) -> np.ndarray:
+    """``score(block, j0, j1)`` (sets x b) of every block of samples into one sets x samples
+    array, blocks scored by one thread per core (numpy's sorts release the GIL) with at most
+    two blocks per thread in memory at once."""
+    out = np.empty((n_sets, m.shape[1]))
+
+    def work(j0, j1, block):
+        out[:, j0:j1] = score(block, j0, j1)
+
+    threads = max(1, min(os.cpu_count() or 1, -(-m.shape[1] // (SAMPLE_BLOCK or 1))))
+    pending = deque()
+    with ThreadPoolExecutor(max_workers=threads) as pool:
+        for j0, j1, block in _blocks(m, sparse):
+            pending.append(pool.submit(work, j0, j1, block))
+            if len(pending) >= 2 * threads:
+                pending.popleft().result()
+        for f in pending:
+            f.result()
+    return out
 
 
 def _frame(scores, names, samples, method, attrs):
@@ -88,9 +114,10 @@ def ssgsea(expression, gene_sets, *, alpha: float = 0.25, normalize: bool = True
     first); ``flavor="gseapy"`` weights and orders them as GSEApy does. A set's score is the
     sum over the ranking of its running-sum difference, in GSVA's closed form:
     sum_S R^a (n - p + 1) / sum_S R^a - (n (n + 1) / 2 - sum_S (n - p + 1)) / (n - k).
-    Samples are scored in blocks of 256 (sparse matrices densified a block at a time, about
-    64 bytes per gene and cell of a block while ranking), so memory stays bounded whatever
-    the number of cells.
+    Samples are scored in blocks of 256, one thread per core and at most two blocks per
+    thread in memory (sparse matrices densified a block at a time, about 64 bytes per gene
+    and cell of a block while ranking), so memory stays bounded whatever the number of
+    cells.
 
     References
     ----------
@@ -114,9 +141,8 @@ def ssgsea(expression, gene_sets, *, alpha: float = 0.25, normalize: bool = True
     alpha = float(alpha)
     if flavor not in SSGSEA_FLAVORS:
         raise ValueError(f"flavor must be one of {SSGSEA_FLAVORS}, got {flavor!r}")
-    out = np.empty((len(sets), m.shape[1]))
-    for j0, j1, block in _blocks(m, sparse):
-        out[:, j0:j1] = ssgsea_block(block, sets, alpha, flavor)
+    out = _score_blocks(m, sparse, len(sets),
+                        lambda block, j0, j1: ssgsea_block(block, sets, alpha, flavor))
     if normalize:
         out = out / (out.max() - out.min())
     frame = _frame(out, names, s, "ssgsea", {"alpha": alpha, "normalize": bool(normalize),
@@ -214,9 +240,8 @@ def gsva(expression, gene_sets, *, kcdf: str = "Gaussian", abs_ranking: bool = F
         ecdf = stats.rankdata(x, method="max", axis=1) / n     # R's ecdf(x)(x)
         with np.errstate(divide="ignore"):
             scores = np.log(ecdf / (1 - ecdf))
-    out = np.empty((len(sets), n))
-    for j0, j1, block in _blocks(scores, False):
-        out[:, j0:j1] = gsva_block(block, sets, float(tau), bool(mx_diff), bool(abs_ranking))
+    out = _score_blocks(scores, False, len(sets), lambda block, j0, j1: gsva_block(
+        block, sets, float(tau), bool(mx_diff), bool(abs_ranking)))
     frame = _frame(out, names, s, "gsva", {"kcdf": kcdf, "tau": float(tau),
                                            "mx_diff": bool(mx_diff),
                                            "abs_ranking": bool(abs_ranking),
@@ -248,7 +273,9 @@ def aucell(expression, gene_sets, *, max_rank=None, normalize: bool = True, ties
         Equal values ranked by their row, or at random (AUCell's ``ties.method``) from
         ``seed``.
     seed : int, optional
-        The seed of random tie-breaking.
+        The seed of random tie-breaking: cell j's genes are shuffled by the generator of
+        (seed, j), so a cell's score does not depend on the others (drawn and kept in
+        ``attrs["seed"]`` when not given).
     min_size, max_size, genes, samples, layer, progress : optional
         As :func:`ssgsea`.
 
@@ -290,11 +317,17 @@ def aucell(expression, gene_sets, *, max_rank=None, normalize: bool = True, ties
         as_int(max_rank, "max_rank", minimum=2, maximum=n)
     if ties not in ("first", "random"):
         raise ValueError(f"ties must be 'first' or 'random', got {ties!r}")
-    rng = np.random.default_rng(seed) if ties == "random" else None
-    out = np.empty((len(sets), m.shape[1]))
-    for j0, j1, block in _blocks(m, sparse):
-        out[:, j0:j1] = aucell_block(block, sets, k, bool(normalize), rng)
+    if ties == "random" and seed is None:
+        seed = int(np.random.SeedSequence().generate_state(1)[0])
+    seed = None if ties == "first" else as_int(seed, "seed", minimum=0)
+
+    def score(block, j0, j1):
+        shuffle = None if seed is None else np.column_stack(
+            [np.random.default_rng([seed, j]).random(n) for j in range(j0, j1)])
+        return aucell_block(block, sets, k, bool(normalize), shuffle)
+
+    out = _score_blocks(m, sparse, len(sets), score)
     frame = _frame(out, names, s, "aucell", {"max_rank": k, "normalize": bool(normalize),
-                                             "ties": ties})
+                                             "ties": ties, "seed": seed})
     _store(expression, frame, "aucell")
     return frame

@@ -32,16 +32,16 @@ TABLE_POINTS, TABLE_RANGE = 10_000, 10.0
 
 
 def average_ranks(sorted_values: np.ndarray) -> np.ndarray:
-    """Average ranks (1-based) of each column's values, given them sorted along axis 0 in
+    """Average ranks (1-based) of each row's values, given them sorted along the last axis in
     either direction: the ranks of tied values are their positions' mean."""
-    n = sorted_values.shape[0]
-    pos = np.broadcast_to(np.arange(1, n + 1, dtype=np.float64)[:, None], sorted_values.shape)
+    n = sorted_values.shape[-1]
+    pos = np.broadcast_to(np.arange(1, n + 1, dtype=np.float64), sorted_values.shape)
     start = np.ones(sorted_values.shape, dtype=bool)
-    start[1:] = sorted_values[1:] != sorted_values[:-1]
-    first = np.maximum.accumulate(np.where(start, pos, 0.0), axis=0)
+    start[..., 1:] = sorted_values[..., 1:] != sorted_values[..., :-1]
+    first = np.maximum.accumulate(np.where(start, pos, 0.0), axis=-1)
     stop = np.ones(sorted_values.shape, dtype=bool)
-    stop[:-1] = start[1:]
-    last = np.minimum.accumulate(np.where(stop, pos, np.inf)[::-1], axis=0)[::-1]
+    stop[..., :-1] = start[..., 1:]
+    last = np.minimum.accumulate(np.where(stop, pos, np.inf)[..., ::-1], axis=-1)[..., ::-1]
     return (first + last) / 2.0
 
 
@@ -50,7 +50,7 @@ def ranking(x: np.ndarray, ties: str = "gsva") -> tuple[np.ndarray, np.ndarray]:
     decreasing value, ``ranks`` the rows' average ranks (ascending values, as R's and
     pandas' ``rank``). Equal values keep increasing row order (``ties="gsva"``: R's stable
     ``order(decreasing = TRUE)``) or decreasing row order (``ties="gseapy"``: GSEApy's
-    reversed ascending sort).
+    reversed ascending sort). Sorted sample by sample in memory order (samples x genes).
 
     >>> order, ranks = ranking(np.array([[1.0], [3.0], [3.0], [0.0]]))
     >>> order[:, 0].tolist(), ranks[:, 0].tolist()
@@ -58,23 +58,25 @@ def ranking(x: np.ndarray, ties: str = "gsva") -> tuple[np.ndarray, np.ndarray]:
     >>> ranking(np.array([[1.0], [3.0], [3.0], [0.0]]), "gseapy")[0][:, 0].tolist()
     [2, 1, 0, 3]
     """
+    xt = np.ascontiguousarray(x.T)
     if ties == "gsva":
-        order = np.argsort(-x, axis=0, kind="stable")
+        order = np.argsort(-xt, axis=1, kind="stable")
     elif ties == "gseapy":
-        order = np.argsort(x, axis=0, kind="stable")[::-1]
+        order = np.ascontiguousarray(np.argsort(xt, axis=1, kind="stable")[:, ::-1])
     else:
         raise ValueError(f"ties must be 'gsva' or 'gseapy', got {ties!r}")
-    ordered = np.take_along_axis(x, order, axis=0)
-    ranks = np.empty(x.shape)
-    np.put_along_axis(ranks, order, x.shape[0] + 1 - average_ranks(ordered), axis=0)
-    return order, ranks
+    ordered = np.take_along_axis(xt, order, axis=1)
+    ranks = np.empty(xt.shape)
+    np.put_along_axis(ranks, order, xt.shape[1] + 1 - average_ranks(ordered), axis=1)
+    return order.T, ranks.T
 
 
 def positions(order: np.ndarray) -> np.ndarray:
     """Each row's 1-based position given ``order`` (the row at each position)."""
-    pos = np.empty_like(order)
-    np.put_along_axis(pos, order, np.arange(1, order.shape[0] + 1)[:, None], axis=0)
-    return pos
+    ot = np.ascontiguousarray(order.T)
+    pos = np.empty_like(ot)
+    np.put_along_axis(pos, ot, np.arange(1, ot.shape[1] + 1), axis=1)
+    return pos.T
 
 
 def truncated_ranks(x: np.ndarray) -> np.ndarray:
@@ -85,17 +87,19 @@ def truncated_ranks(x: np.ndarray) -> np.ndarray:
 
 def decreasing_positions(keys: np.ndarray) -> np.ndarray:
     """Each row's 1-based position when a column is sorted by decreasing key, equal keys by
-    increasing row (R's stable ``order(decreasing = TRUE)``)."""
-    return positions(np.argsort(-keys, axis=0, kind="stable"))
+    increasing row (R's stable ``order(decreasing = TRUE)``), gene-major."""
+    return np.ascontiguousarray(
+        positions(np.argsort(-np.ascontiguousarray(keys.T), axis=1, kind="stable").T))
 
 
-def _summed_walks(pos: np.ndarray, weight: np.ndarray, sets: list) -> np.ndarray:
+def _summed_walks(pos: np.ndarray, weight, sets: list) -> np.ndarray:
     """Each set's running-sum difference summed over the ranking, in closed form:
-    sum_S w (n - p + 1) / sum_S w - (n (n + 1) / 2 - sum_S (n - p + 1)) / (n - k)."""
+    sum_S w (n - p + 1) / sum_S w - (n (n + 1) / 2 - sum_S (n - p + 1)) / (n - k), with
+    ``weight(rows)`` the members' weights (computed for members only)."""
     n = pos.shape[0]
     out = np.empty((len(sets), pos.shape[1]))
     for s, idx in enumerate(sets):
-        w = weight[idx]
+        w = weight(idx)
         back = (n - pos[idx] + 1).astype(np.float64)
         out[s] = (w * back).sum(axis=0) / w.sum(axis=0) - \
             (n * (n + 1) / 2 - back.sum(axis=0)) / (n - idx.size)
@@ -113,17 +117,33 @@ def ssgsea_block(x: np.ndarray, sets: list, alpha: float, flavor: str = "gsva") 
     ``flavor="gsva"`` (GSVA 1.46): R is the gene's average rank truncated to an integer,
     genes ordered by decreasing R, equal R by increasing row. ``flavor="gseapy"`` (GSEApy's
     ``sample_norm_method="rank"``): R = 10,000 x average rank / n, genes ordered by
-    decreasing value, equal values by decreasing row.
+    decreasing value, equal values by decreasing row. One sort per sample; the average ranks
+    are found for the sets' genes only (binary search in the sorted values).
     """
-    if flavor == "gsva":
-        order, ranks = ranking(x, "gsva")
-        weight = np.trunc(ranks) ** alpha
-    elif flavor == "gseapy":
-        order, ranks = ranking(x, "gseapy")
-        weight = np.abs(10000.0 * ranks / x.shape[0]) ** alpha
-    else:
+    if flavor not in SSGSEA_FLAVORS:
         raise ValueError(f"flavor must be one of {SSGSEA_FLAVORS}, got {flavor!r}")
-    return _summed_walks(positions(order), weight, sets)
+    xt = np.ascontiguousarray(x.T)                      # samples x genes
+    n = xt.shape[1]
+    if flavor == "gsva":
+        order = np.argsort(-xt, axis=1, kind="stable")
+    else:
+        order = np.ascontiguousarray(np.argsort(xt, axis=1, kind="stable")[:, ::-1])
+    ascending = np.take_along_axis(xt, order[:, ::-1], axis=1)
+    members = np.unique(np.concatenate(sets))
+    ranks = np.empty((n, xt.shape[0]))                  # filled at the members' rows only
+    for j in range(xt.shape[0]):
+        v = xt[j, members]
+        lo = np.searchsorted(ascending[j], v, side="left")
+        hi = np.searchsorted(ascending[j], v, side="right")
+        ranks[members, j] = (lo + 1 + hi) / 2.0
+
+    if flavor == "gsva":
+        def weight(idx):
+            return np.trunc(ranks[idx]) ** alpha
+    else:
+        def weight(idx):
+            return np.abs(10000.0 * ranks[idx] / n) ** alpha
+    return _summed_walks(np.ascontiguousarray(positions(order.T)), weight, sets)
 
 
 def normal_cdf_table() -> np.ndarray:
@@ -211,16 +231,16 @@ def aucell_max_area(k: int, max_rank: int) -> float:
 
 
 def aucell_block(x: np.ndarray, sets: list, max_rank: int, normalize: bool = True,
-                 rng: np.random.Generator | None = None) -> np.ndarray:
+                 shuffle: np.ndarray | None = None) -> np.ndarray:
     """AUCell scores (sets x samples): the area under each set's recovery curve up to
     ``max_rank`` (a member at rank r < max_rank adds max_rank - r: the curve counts it from r
     on), over the area of the best possible ranking (``normalize``, AUCell's ``normAUC``) or
     over max_rank x the set's size (AUCell's earlier normalisation). Equal values are ranked
-    by their row, or at random with ``rng`` (AUCell's ``ties.method = "random"``)."""
-    if rng is None:
+    by their row, or by the random keys ``shuffle`` (genes x samples; AUCell's
+    ``ties.method = "random"``)."""
+    if shuffle is None:
         pos = decreasing_positions(x)
     else:
-        shuffle = rng.random(x.shape)
         pos = positions(np.lexsort((shuffle, -x), axis=0))
     out = np.empty((len(sets), x.shape[1]))
     for s, idx in enumerate(sets):
