@@ -15,7 +15,9 @@ combination first; a tool that does not is reported as such.
 Commands, each timed from start to end, best of two runs:
 
 - oclstat: ``python -m oclstat epistasis --bfile D --order k --score mi --out F`` on each CPU
-  OpenCL implementation present (``--device``), kernels already in the binary cache;
+  OpenCL implementation present (``--device``), kernels already in the binary cache; with
+  ``--cold`` also once with empty caches (a fresh XDG_CACHE_HOME and POCL_CACHE_DIR: every
+  kernel built, as on the first run after installation);
 - Fiuncho (UDC-GAC/fiuncho, mutual information, any order; built from its public source
   beside this project, never part of it): ``fiuncho -t T -o k D.tped D.tfam F``;
 - PLINK 1.9 ``--fast-epistasis --epi1 1e-4`` (order 2 only; all threads; pairs with p below
@@ -122,6 +124,12 @@ def run_shape(order, m, n, args, devices):
                    str(order), "--score", "mi", "--top", "10", "--out", str(out)]
             env = {"PYTHONPATH": str(ROOT), "OCLSTAT_DEVICE": str(dev)}
             label = oclstat.get_runtime(dev).info.label.split("|")[0].strip()
+            if args.cold:     # empty kernel caches (pyopencl's and pocl's live under XDG)
+                with tempfile.TemporaryDirectory() as cache:
+                    seconds, _ = timed(cmd, {**env, "XDG_CACHE_HOME": cache,
+                                             "POCL_CACHE_DIR": cache}, runs=1)
+                rows.append(row(f"oclstat, {label}, cold (empty kernel cache)", seconds,
+                                top_oclstat(out, order)))
             seconds, _ = timed(cmd, env)
             rows.append(row(f"oclstat, {label}", seconds, top_oclstat(out, order)))
         if args.fiuncho:
@@ -149,6 +157,8 @@ def main(argv=None) -> int:
     ap.add_argument("--plink", default=shutil.which("plink1.9") or shutil.which("plink"))
     ap.add_argument("--threads", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--shapes", default=SHAPES, help="order:SNPs:samples, comma-separated")
+    ap.add_argument("--cold", action="store_true",
+                    help="also time oclstat's first run with empty kernel caches (issue 34)")
     ap.add_argument("--device", action="append", default=None,
                     help="oclstat device (repeatable; default: every CPU implementation)")
     args = ap.parse_args(argv)

@@ -192,7 +192,17 @@ _WARNING_LINE = re.compile(r"\bwarning\b", re.I)
 #: Warnings that report what a kernel asked for: Intel's compiler notes that it did not pack
 #: work-items into SIMD lanes for a kernel whose vec_type_hint asks it not to
 #: (OCLSTAT_ONE_ITEM_PER_LANE, oclstat/cpu.clh).
-_EXPECTED_WARNING = re.compile(r"can't be vectorized due to unsupported vec type hint", re.I)
+_EXPECTED_WARNING = re.compile(
+    r"can.t be vectorized due to unsupported vec type hint"
+    # NVIDIA's driver says this of every kernel it builds (it marks them noinline itself)
+    r"|is a kernel, so overriding noinline attribute", re.I)
+
+def compiler_warnings(log: str) -> list[str]:
+    """The lines of a build log that warn about the kernels' code (not the notes above that
+    every build of a driver prints)."""
+    return [ln.strip() for ln in log.splitlines()
+            if _WARNING_LINE.search(ln) and not _EXPECTED_WARNING.search(ln)]
+
 
 #: Platforms that simulate a device (never chosen unless named).
 SIMULATORS = ("oclgrind",)
@@ -712,8 +722,7 @@ class Runtime:
             log = prg.get_build_info(self.device, cl.program_build_info.LOG) or ""
         except cl.Error:
             return
-        found = [ln.strip() for ln in log.splitlines()
-                 if _WARNING_LINE.search(ln) and not _EXPECTED_WARNING.search(ln)]
+        found = compiler_warnings(log)
         if found:
             warnings.warn(KernelBuildWarning(f"building {filename} on {self.info.label}: "
                                              + " | ".join(found[:5])), stacklevel=3)

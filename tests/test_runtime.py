@@ -305,3 +305,15 @@ def test_poison_fills_new_buffers(rt, monkeypatch):
     monkeypatch.setenv("OCLSTAT_POISON", "1")
     out = rt.read(rt.empty(64), np.zeros(64, dtype=np.uint8))
     assert (out == 0xFF).all()
+
+
+def test_build_logs_warn_about_the_code_not_the_drivers_notes():
+    from oclstat._runtime import compiler_warnings
+
+    nvidia = ("(): Warning: Function random_fill_raw is a kernel, so overriding noinline "
+              "attribute. The function may be inlined when called.")      # an H200, every kernel
+    intel = ("Kernel <fisher_count> was not vectorized: can't be vectorized due to unsupported "
+             "vec type hint")
+    real = "<source>:12:5: warning: unused variable 'x'"
+    assert compiler_warnings("\n".join([nvidia, intel, "Compilation done"])) == []
+    assert compiler_warnings("\n".join([nvidia, real])) == [real]
