@@ -115,7 +115,7 @@ def test_command_line_flags_are_the_table():
         if command in CLI_ONLY_COMMANDS:
             continue
         assert entries, f"`oclstat {command}` has no entry in oclstat._vocabulary"
-        expected = {"--device"}
+        expected = {"--device", "--quiet"}        # every command has both
         for key, entry in entries:
             expected.update(entry.cli_only)
             for arg in parameters(PUBLIC[key]):

@@ -11,6 +11,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from .._progress import Progress
 from .._runtime import runtime_for
 from .._validation import as_float_dtype, as_int
 from .core import SSGSEA_FLAVORS, aucell_block, gsva_block, gsva_density_block, ssgsea_block
@@ -34,18 +35,21 @@ def _blocks(m, sparse, size=None):
         yield j0, j1, (block.toarray() if sparse else np.asarray(block))
 
 
-def _score_blocks(m, sparse, n_sets: int, score) -> np.ndarray:
+def _score_blocks(m, sparse, n_sets: int, score, *, desc: str = "scores",
+                  progress=None) -> np.ndarray:
     """``score(block, j0, j1)`` (sets x b) of every block of samples into one sets x samples
     array, blocks scored by one thread per core (numpy's sorts release the GIL) with at most
-    two blocks per thread in memory at once."""
+    two blocks per thread in memory at once; progress counted in samples."""
     out = np.empty((n_sets, m.shape[1]))
 
     def work(j0, j1, block):
         out[:, j0:j1] = score(block, j0, j1)
+        bar.update(j1 - j0)
 
     threads = max(1, min(os.cpu_count() or 1, -(-m.shape[1] // (SAMPLE_BLOCK or 1))))
     pending = deque()
-    with ThreadPoolExecutor(max_workers=threads) as pool:
+    with Progress(total=max(1, m.shape[1]), desc=desc, enabled=progress) as bar, \
+            ThreadPoolExecutor(max_workers=threads) as pool:
         for j0, j1, block in _blocks(m, sparse):
             pending.append(pool.submit(work, j0, j1, block))
             if len(pending) >= 2 * threads:
@@ -142,7 +146,8 @@ def ssgsea(expression, gene_sets, *, alpha: float = 0.25, normalize: bool = True
     if flavor not in SSGSEA_FLAVORS:
         raise ValueError(f"flavor must be one of {SSGSEA_FLAVORS}, got {flavor!r}")
     out = _score_blocks(m, sparse, len(sets),
-                        lambda block, j0, j1: ssgsea_block(block, sets, alpha, flavor))
+                        lambda block, j0, j1: ssgsea_block(block, sets, alpha, flavor),
+                        desc="ssgsea", progress=progress)
     if normalize:
         out = out / (out.max() - out.min())
     frame = _frame(out, names, s, "ssgsea", {"alpha": alpha, "normalize": bool(normalize),
@@ -241,7 +246,8 @@ def gsva(expression, gene_sets, *, kcdf: str = "Gaussian", abs_ranking: bool = F
         with np.errstate(divide="ignore"):
             scores = np.log(ecdf / (1 - ecdf))
     out = _score_blocks(scores, False, len(sets), lambda block, j0, j1: gsva_block(
-        block, sets, float(tau), bool(mx_diff), bool(abs_ranking)))
+        block, sets, float(tau), bool(mx_diff), bool(abs_ranking)), desc="gsva scores",
+                        progress=progress)
     frame = _frame(out, names, s, "gsva", {"kcdf": kcdf, "tau": float(tau),
                                            "mx_diff": bool(mx_diff),
                                            "abs_ranking": bool(abs_ranking),
@@ -326,7 +332,7 @@ def aucell(expression, gene_sets, *, max_rank=None, normalize: bool = True, ties
             [np.random.default_rng([seed, j]).random(n) for j in range(j0, j1)])
         return aucell_block(block, sets, k, bool(normalize), shuffle)
 
-    out = _score_blocks(m, sparse, len(sets), score)
+    out = _score_blocks(m, sparse, len(sets), score, desc="aucell", progress=progress)
     frame = _frame(out, names, s, "aucell", {"max_rank": k, "normalize": bool(normalize),
                                              "ties": ties, "seed": seed})
     _store(expression, frame, "aucell")

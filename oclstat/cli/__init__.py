@@ -13,7 +13,9 @@
     oclstat fit-matern meuse.csv --coords x,y --response "log(zinc)" --covariates "sqrt(dist)" \\
         --out fit.tsv --png map.png --profile-png profiles.png
 
-Every sub-command accepts ``--device`` (index or name substring, as ``OCLSTAT_DEVICE``).
+Every sub-command accepts ``--device`` (index or name substring, as ``OCLSTAT_DEVICE``) and
+``--quiet`` (no progress on stderr; by default a bar in a terminal, one line every 30 s in a
+log file).
 Outputs never destroy (:mod:`oclstat.cli._outputs`): ``-`` is standard output, links are
 written through, devices and FIFOs in place, regular files only once complete. What a command
 read, and every inference its readers made, is printed with the option that reverses it.
@@ -26,10 +28,12 @@ read, and every inference its readers made, is printed with the option that reve
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import sys
 
 from .. import __version__
+from .._progress import silenced
 from .._runtime import NoDeviceError
 from .._vocabulary import python_to_cli
 from . import (
@@ -69,6 +73,9 @@ def build_parser() -> argparse.ArgumentParser:
                        help="device index, name or substring (default: OCLSTAT_DEVICE, best "
                             "GPU); for permtest, gsea, prerank, fields, fit-matern and "
                             "epistasis a comma-separated list shares the work")
+        p.add_argument("--quiet", action="store_true",
+                       help="no progress on stderr (by default a bar in a terminal, a line "
+                            "every 30 s in a log; OCLSTAT_PROGRESS_SECONDS sets the interval)")
         command.add_arguments(p)
         p.set_defaults(func=command.run, command_module=command)
     return parser
@@ -112,7 +119,8 @@ def main(argv=None) -> int:
               "release)", file=sys.stderr)
     try:
         check_outputs(args)
-        return args.func(args)
+        with silenced() if args.quiet else contextlib.nullcontext():
+            return args.func(args)
     except BrokenPipeError:
         _quiet_stdout()
         return 141
