@@ -149,6 +149,10 @@ def main(argv=None):
     ap.add_argument("--device", default=None)
     ap.add_argument("--snps", type=int, default=2000)
     ap.add_argument("--samples", type=int, default=4000)
+    ap.add_argument("--searches", default=None,
+                    help="order:SNPs:samples of the OpenCL searches after order 2, comma-"
+                         "separated (default 3:200:4000,4:64:4000 on a CPU, "
+                         "3:1024:16384,4:512:65536 on a GPU)")
     ap.add_argument("--tensor", default="4:512:131072,4:1024:131072",
                     help="CUDA tensor-core searches, order:SNPs:samples, comma-separated")
     args = ap.parse_args(argv)
@@ -172,8 +176,9 @@ def main(argv=None):
                  "PLINK/oclstat": "n/a" if t_plink is None else f"{t_plink / t_ocl:.2f}",
                  "oclstat tera comb*samples/s":
                      f"{throughput(args.snps, 2, args.samples, t_ocl):.4f}"})
-    for k, m, n in [(3, 200, 4000), (4, 64, 4000)] if rt.is_cpu else \
-            [(3, 1024, 16384), (4, 512, 65536)]:
+    searches = args.searches or ("3:200:4000,4:64:4000" if rt.is_cpu
+                                 else "3:1024:16384,4:512:65536")
+    for k, m, n in [tuple(int(v) for v in item.split(":")) for item in searches.split(",")]:
         g3, y3 = generate(m, n, seed=k)
         oclstat.epistasis(g3[:k + 2], y3, order=k, device=[rt])
         t0 = time.perf_counter()

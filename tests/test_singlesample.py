@@ -422,18 +422,31 @@ def test_commands_write_the_functions_scores(tmp_path, rt, capsys):
     assert "header row and gene names in the first column" in capsys.readouterr().err
 
 
-def test_commands_read_every_value_to_the_bit(tmp_path):
+@pytest.mark.parametrize("arrow", [True, False])
+def test_commands_read_every_value_to_the_bit(tmp_path, monkeypatch, arrow):
     """The plain-table path gives the values Python's float() gives (pandas' default parser
-    misreads about a quarter of 17-digit values by a unit in the last place)."""
-    from oclstat.cli._single_sample import read_matrix
+    misreads about a quarter of 17-digit values by a unit in the last place) and the gene
+    names as written, through pyarrow and through pandas' C parser alike."""
+    import gzip
 
+    import oclstat.cli._single_sample as single
+
+    if arrow:
+        pytest.importorskip("pyarrow")
+    else:
+        monkeypatch.setattr(single, "_read_arrow", lambda *args: None)
     rng = np.random.default_rng(7)
     frame = pd.DataFrame(rng.lognormal(size=(300, 8)) * 100,
-                         index=[f"g{i}" for i in range(300)], columns=[f"s{j}" for j in range(8)])
+                         index=[f"{i:05d}" for i in range(300)],      # Entrez-like, zeros kept
+                         columns=[f"s{j}" for j in range(8)])
     frame.iloc[0, 0] = 47.300000000000004            # as written in Broad's Leukemia GCT
-    frame.to_csv(tmp_path / "x.tsv", sep="\t")
-    got, _ = read_matrix(str(tmp_path / "x.tsv"), gzipped=False)
-    assert np.array_equal(got.to_numpy(), frame.to_numpy())
+    frame.iloc[3, 2] = np.nan
+    frame.index.name = "gene"
+    frame.to_csv(tmp_path / "x.tsv", sep="\t", na_rep="NA")
+    (tmp_path / "x.tsv.gz").write_bytes(gzip.compress((tmp_path / "x.tsv").read_bytes()))
+    for name, gzipped in (("x.tsv", False), ("x.tsv.gz", True)):
+        got, _ = single.read_matrix(str(tmp_path / name), gzipped=gzipped)
+        pd.testing.assert_frame_equal(got, frame, check_exact=True)
     text = (tmp_path / "x.tsv").read_text().splitlines()
     assert got.iloc[0, 0] == float(text[1].split("\t")[1]) == 47.300000000000004
 

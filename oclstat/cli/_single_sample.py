@@ -71,13 +71,20 @@ def read_scores_input(args):
     return expr, sets, info
 
 
+#: Missing values in expression tables (as the project's readers; nothing else is missing).
+_MISSING = ["NA", "NaN", ""]
+
+
 def read_matrix(path: str, gzipped: bool):
     """A genes x samples table with a header row and gene names in the first column (as
     asked: ``--expr`` says so): its delimiter and decimal mark are worked out from its first
     200 lines by the project's readers (which refuse what they cannot tell), then the whole
-    file is parsed by pandas' C parser with correct rounding (``round_trip``: pandas' faster
-    default misreads about a quarter of 17-digit values by a unit in the last place; a
-    20,000 x 500 table of them takes about 6 s on 2 cores)."""
+    file is parsed with correct rounding, gene names kept as written (``007`` stays ``007``):
+    by pyarrow's multi-threaded reader where it is installed (the ``singlecell`` extra) and
+    the table is plainly delimited, else by pandas' C parser with ``round_trip`` (pandas'
+    faster default misreads about a quarter of 17-digit values by a unit in the last place).
+    A 20,000 x 500 table of 17-digit values: about 1.5 s with pyarrow, 6 s without (2 cores).
+    """
     import gzip
     import io
 
@@ -91,11 +98,15 @@ def read_matrix(path: str, gzipped: bool):
     tokens = tokenize(io.StringIO(head))
     if not tokens.rows:
         raise SystemExit(f"{path}: empty expression table")
-    sep = tokens.delimiter if tokens.delimiter is not None else r"\s+"
-    frame = pd.read_csv(path, sep=sep, index_col=0, decimal="," if tokens.decimal_comma
-                        else ".", compression="gzip" if gzipped else None,
-                        na_values=["NA", "NaN", ""], keep_default_na=False,
-                        float_precision="round_trip")   # correctly rounded, as the readers
+    plain = (tokens.delimiter is not None and len(tokens.delimiter) == 1
+             and not tokens.decimal_comma and not tokens.trailing_delimiter)
+    frame = _read_arrow(path, tokens.delimiter, gzipped) if plain else None
+    if frame is None:
+        sep = tokens.delimiter if tokens.delimiter is not None else r"\s+"
+        frame = pd.read_csv(path, sep=sep, index_col=0, dtype={0: str},
+                            decimal="," if tokens.decimal_comma else ".",
+                            compression="gzip" if gzipped else None, na_values=_MISSING,
+                            keep_default_na=False, float_precision="round_trip")
     if tokens.trailing_delimiter and frame.shape[1] and frame.iloc[:, -1].isna().all():
         frame = frame.iloc[:, :-1]
     bad = [c for c in frame.columns if not pd.api.types.is_numeric_dtype(frame[c])]
@@ -107,6 +118,28 @@ def read_matrix(path: str, gzipped: bool):
             f"({tokens.delimiter_name}-separated{', decimal comma' if tokens.decimal_comma else ''}"
             "; header row and gene names in the first column, as --expr reads them)")
     return frame.astype(float), what
+
+
+def _read_arrow(path: str, delimiter: str, gzipped: bool):
+    """The table through pyarrow's CSV reader (correctly rounded, every core), the first
+    column read as text; None where pyarrow is not installed."""
+    try:
+        import pyarrow as pa
+        from pyarrow import csv
+    except ImportError:
+        return None
+
+    def stream():
+        return pa.input_stream(path, compression="gzip" if gzipped else None)
+
+    parse = csv.ParseOptions(delimiter=delimiter)
+    with csv.open_csv(stream(), parse_options=parse) as reader:     # the header's names
+        first = reader.schema.names[0]
+    table = csv.read_csv(stream(), parse_options=parse, convert_options=csv.ConvertOptions(
+        column_types={first: pa.string()}, null_values=_MISSING, strings_can_be_null=True))
+    frame = table.to_pandas().set_index(first)
+    frame.index.name = first or None                 # an empty corner cell, as pandas reads it
+    return frame
 
 
 def finish(args, scores, what: str, read: str, started: float, device: str = "") -> int:
