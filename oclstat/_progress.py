@@ -210,8 +210,9 @@ class Progress:
         except (OSError, ValueError):      # a closed or full stderr never stops the work
             pass
 
-    def _fraction_and_elapsed(self) -> tuple[float, float]:
-        return min(1.0, self.done / self.total), self.clock() - self._start
+    def _fraction_and_elapsed(self, now: float | None = None) -> tuple[float, float]:
+        return (min(1.0, self.done / self.total),
+                (self.clock() if now is None else now) - self._start)
 
     def _bar_text(self, final: bool = False) -> str:
         frac, elapsed = self._fraction_and_elapsed()
@@ -222,8 +223,7 @@ class Progress:
                 f"({elapsed:.1f} s{eta})")
 
     def _line(self, now: float) -> str:
-        frac = min(1.0, self.done / self.total)
-        elapsed = now - self._start
+        frac, elapsed = self._fraction_and_elapsed(now)
         left = f", about {duration(elapsed * (1 - frac) / frac)} left" if frac > 0 else ""
         return f"{self.desc}: {100 * frac:.1f}% done after {duration(elapsed)}{left}"
 

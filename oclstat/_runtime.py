@@ -197,6 +197,7 @@ _EXPECTED_WARNING = re.compile(
     # NVIDIA's driver says this of every kernel it builds (it marks them noinline itself)
     r"|is a kernel, so overriding noinline attribute", re.I)
 
+
 def compiler_warnings(log: str) -> list[str]:
     """The lines of a build log that warn about the kernels' code (not the notes above that
     every build of a driver prints)."""

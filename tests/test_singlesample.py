@@ -449,6 +449,9 @@ def test_commands_read_every_value_to_the_bit(tmp_path, monkeypatch, arrow):
         pd.testing.assert_frame_equal(got, frame, check_exact=True)
     text = (tmp_path / "x.tsv").read_text().splitlines()
     assert got.iloc[0, 0] == float(text[1].split("\t")[1]) == 47.300000000000004
+    (tmp_path / "dup.tsv").write_text("gene\ts1\ts1\ts2\nA\t1\t2\t3\nB\t4\t5\t6\n")
+    with pytest.raises(SystemExit, match="sample name 's1' appears more than once"):
+        single.read_matrix(str(tmp_path / "dup.tsv"), gzipped=False)
 
 
 def test_command_reads_h5ad(tmp_path, rt):

@@ -100,7 +100,7 @@ def ssgsea(expression, gene_sets, *, alpha: float = 0.25, normalize: bool = True
     layer : str, optional
         The AnnData layer to score (default ``.X``).
     progress : bool, optional
-        Unused (the scores are a few passes over the data).
+        Progress over the samples: None (auto, see the README's "Progress"), True or False.
 
     Returns
     -------
@@ -186,7 +186,7 @@ def gsva(expression, gene_sets, *, kcdf: str = "Gaussian", abs_ranking: bool = F
     device : optional
         The OpenCL device.
     progress : bool, optional
-        Progress bar of the kernel estimate.
+        Progress of the kernel estimate and of the scores (as :func:`ssgsea`).
 
     Returns
     -------

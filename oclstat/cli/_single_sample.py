@@ -98,6 +98,13 @@ def read_matrix(path: str, gzipped: bool):
     tokens = tokenize(io.StringIO(head))
     if not tokens.rows:
         raise SystemExit(f"{path}: empty expression table")
+    header = tokens.rows[0].texts()
+    short = len(tokens.rows) > 1 and len(header) < len(tokens.rows[1])  # R: no corner cell
+    samples = header if short else header[1:]
+    repeated = sorted({name for name in samples if samples.count(name) > 1})
+    if repeated:                          # pandas would rename one ("s1.1"), pyarrow keep both
+        raise SystemExit(f"{path}: sample name {repeated[0]!r} appears more than once in the "
+                         "header")
     plain = (tokens.delimiter is not None and len(tokens.delimiter) == 1
              and not tokens.decimal_comma and not tokens.trailing_delimiter)
     frame = _read_arrow(path, tokens.delimiter, gzipped) if plain else None
