@@ -144,6 +144,11 @@ def throughput(m, k, n, seconds):
     return math.comb(m, k) * n / seconds / 1e12
 
 
+def _sizes(text: str) -> list[tuple[int, int, int]]:
+    """order:SNPs:samples items, comma-separated."""
+    return [tuple(int(v) for v in item.split(":")) for item in text.split(",") if item]
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--device", default=None)
@@ -155,6 +160,9 @@ def main(argv=None):
                          "3:1024:16384,4:512:65536 on a GPU)")
     ap.add_argument("--tensor", default="4:512:131072,4:1024:131072",
                     help="CUDA tensor-core searches, order:SNPs:samples, comma-separated")
+    ap.add_argument("--tiles", default="",
+                    help="OpenCL tiled searches (the tensor-core path's OpenCL twin), "
+                         "order:SNPs:samples, comma-separated")
     args = ap.parse_args(argv)
     rt = oclstat.get_runtime(args.device)
     print(header(rt, "Exhaustive epistasis search: oclstat.epistasis vs PLINK 1.9"))
@@ -178,7 +186,7 @@ def main(argv=None):
                      f"{throughput(args.snps, 2, args.samples, t_ocl):.4f}"})
     searches = args.searches or ("3:200:4000,4:64:4000" if rt.is_cpu
                                  else "3:1024:16384,4:512:65536")
-    for k, m, n in [tuple(int(v) for v in item.split(":")) for item in searches.split(",")]:
+    for k, m, n in _sizes(searches):
         g3, y3 = generate(m, n, seed=k)
         oclstat.epistasis(g3[:k + 2], y3, order=k, device=[rt])
         t0 = time.perf_counter()
@@ -187,8 +195,24 @@ def main(argv=None):
         rows.append({"search": f"order {k}, {m} SNPs x {n}", "oclstat s": f"{t:.2f}",
                      "PLINK 1.9 --fast-epistasis s": "(pairs only)", "PLINK/oclstat": "",
                      "oclstat tera comb*samples/s": f"{throughput(m, k, n, t):.4f}"})
+    for k, m, n in _sizes(args.tiles):
+        from oclstat._epistasis import plan as epi_plan
+        from oclstat._epistasis import tiles
+
+        gk, yk = generate(m, n, seed=k)
+        tiles.search_tiles(rt, epi_plan.prepare(gk[:k + 2], yk, order=k))
+        t0 = time.perf_counter()
+        search = epi_plan.prepare(gk, yk, order=k, top=20)
+        if not tiles.tiles_fit(rt, search):
+            print(f"# OpenCL tiles order {k}, {m} SNPs: the tables do not fit this device")
+            continue
+        tiles.search_tiles(rt, search)
+        t = time.perf_counter() - t0
+        rows.append({"search": f"OpenCL tiles order {k}, {m} SNPs x {n}", "oclstat s": f"{t:.2f}",
+                     "PLINK 1.9 --fast-epistasis s": "", "PLINK/oclstat": "",
+                     "oclstat tera comb*samples/s": f"{throughput(m, k, n, t):.4f}"})
     if not rt.is_cpu:
-        sizes = [tuple(int(v) for v in item.split(":")) for item in args.tensor.split(",") if item]
+        sizes = _sizes(args.tensor)
         rows += tensor_rows(sizes, rt)
     cols = list(dict.fromkeys(c for r in rows for c in r))
     print(table(rows, cols))

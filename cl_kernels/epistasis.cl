@@ -4,7 +4,8 @@
  * on bit vectors (BOOST-style). Integers only: no floating point, no fp64 needed, and the
  * same scores bit for bit on every device (scores: oclstat/epistasis_cells.clh).
  *
- * bits[((s * 2 + c) * 3 + v) * n_words + w] (64-bit words): SNP s, class c (0 control, 1 case),
+ * bits[((s * 2 + c) * 3 + v) * n_words + w] (64-bit words; the GPU schedule's copy is
+ * word-major, bits[((c * 3 + v) * n_words + w) * n_snps + s]): SNP s, class c (0 control, 1 case),
  * genotype v (0, 1, 2); a missing genotype and the padding past a class's samples are 0 in all
  * three vectors, so a sample missing at a SNP drops out of every cell of the combinations that
  * contain the SNP.
@@ -17,11 +18,11 @@
  *
  * Two schedules build a combination's table (the same integers either way):
  *
- *   GPU (EPI_CELL_OUTER): one suffix cell q at a time (3^(ORDER-1) cells: one genotype per
- *       suffix SNP): the AND of the suffix SNPs' genotype vectors, ANDed with s[0]'s three
- *       genotype vectors and popcounted per class, gives the three cells (q, genotype of s[0]),
- *       whose score terms are added at once. Six counters live at a time: few registers and
- *       no stack on a GPU.
+ *   GPU (EPI_CELL_OUTER): bits word-major (below), lanes of a block on consecutive
+ *       combinations (coalesced loads of s[0], one broadcast load of the shared suffix), and
+ *       one genotype of the top SNP at a time: per word, every mask of the other suffix SNPs
+ *       with it, ANDed with s[0]'s three genotype vectors and popcounted per class. A third of
+ *       the table's counters live at a time (27 per class at order 4): no stack on a GPU.
  *   CPU (default): one word at a time for every cell, the counters of the whole table in a
  *       private array (the CPU's L1 cache). With NO_MISSING (no missing genotype in the data)
  *       the suffix's cell masks (the ANDs of its SNPs' genotype vectors) are built once per
@@ -112,33 +113,54 @@ inline uint epi_next(uint s[ORDER])
 }
 
 #ifdef EPI_CELL_OUTER
-/* The score of combination s, one suffix cell q at a time (digit of s[j], j >= 1, is
- * (q / 3^(j-1)) % 3). Vectors are addressed by 32-bit word offsets (the host checks that the
- * bit vectors hold fewer than 2^32 words): fewer registers than pointers. */
+/* GPU schedule: the bits are word-major, bits[((c * 3 + v) * n_words + w) * n_snps + s], so the
+ * 32 consecutive combinations of a lane block (which differ in s[0], the suffix shared) load
+ * 32 consecutive words, and the suffix's words are one broadcast load. Offsets are 32-bit (the
+ * host checks that the bit vectors hold fewer than 2^32 words): fewer registers than pointers. */
+#define EPI_AT(s, c, v, w) ((((c) * 3u + (v)) * n_words + (w)) * n_snps + (s))
+#define EPI_MID (NP / 3u) /* suffix cells of the SNPs between s[0] and the top one: 3^(ORDER-2) */
+
+/* The score of combination s, one genotype dt of the top SNP s[ORDER-1] at a time: for each
+ * word, the 3^(ORDER-2) masks of the middle SNPs' genotypes ANDed with the top SNP's genotype-dt
+ * vector, each ANDed with s[0]'s three genotype vectors and popcounted per class. Per word and
+ * class: 3 (ORDER - 1) + 1 loads, 3^(ORDER-1) popcounts, 3 EPI_MID counters per class live. */
 inline epi_long epi_combination_score(__global const word_t *bits, const uint n_words,
-                                      const uint *s, __global const epi_long *lf,
+                                      const uint n_snps, const uint *s,
+                                      __global const epi_long *lf,
                                       __global const epi_long *nln)
 {
     epi_acc acc;
     epi_acc_init(&acc);
-    for (uint q = 0u; q < NP; q++) {
-        uint n[2][3] = {{0u, 0u, 0u}, {0u, 0u, 0u}};
+    for (uint dt = 0u; dt < 3u; dt++) {
+        uint n[2][3u * EPI_MID];
         for (uint c = 0u; c < 2u; c++) {
-            uint row[ORDER], digits = q; /* word offsets: s[0]'s genotype 0, suffix cells */
-            row[0] = (s[0] * 2u + c) * 3u * n_words;
-            for (uint j = 1u; j < ORDER; j++) {
-                row[j] = ((s[j] * 2u + c) * 3u + digits % 3u) * n_words;
-                digits /= 3u;
-            }
+            for (uint k = 0u; k < 3u * EPI_MID; k++) n[c][k] = 0u;
             for (uint w = 0u; w < n_words; w++) {
-                word_t m = bits[row[1] + w];
-                for (uint j = 2u; j < ORDER; j++) m &= bits[row[j] + w];
-                n[c][0] += EPI_POPC(m & bits[row[0] + w]);
-                n[c][1] += EPI_POPC(m & bits[row[0] + n_words + w]);
-                n[c][2] += EPI_POPC(m & bits[row[0] + 2u * n_words + w]);
+                word_t m[EPI_MID];
+                m[0] = bits[EPI_AT(s[ORDER - 1], c, dt, w)];
+#if ORDER == 3
+                const word_t top = m[0];
+                for (uint d1 = 0u; d1 < 3u; d1++) m[d1] = top & bits[EPI_AT(s[1], c, d1, w)];
+#elif ORDER == 4
+                word_t v1[3];
+                for (uint d = 0u; d < 3u; d++) v1[d] = bits[EPI_AT(s[1], c, d, w)];
+                const word_t top = m[0];
+                for (uint d2 = 0u; d2 < 3u; d2++) {
+                    const word_t t = top & bits[EPI_AT(s[2], c, d2, w)];
+                    for (uint d1 = 0u; d1 < 3u; d1++) m[d1 + 3u * d2] = t & v1[d1];
+                }
+#endif
+                const word_t z0 = bits[EPI_AT(s[0], c, 0u, w)];
+                const word_t z1 = bits[EPI_AT(s[0], c, 1u, w)];
+                const word_t z2 = bits[EPI_AT(s[0], c, 2u, w)];
+                for (uint q = 0u; q < EPI_MID; q++) {
+                    n[c][3u * q] += EPI_POPC(m[q] & z0);
+                    n[c][3u * q + 1u] += EPI_POPC(m[q] & z1);
+                    n[c][3u * q + 2u] += EPI_POPC(m[q] & z2);
+                }
             }
         }
-        for (uint v = 0u; v < 3u; v++) epi_acc_cell(&acc, n[1][v], n[0][v], lf, nln);
+        for (uint k = 0u; k < 3u * EPI_MID; k++) epi_acc_cell(&acc, n[1][k], n[0][k], lf, nln);
     }
     return epi_acc_score(&acc, nln);
 }
@@ -180,19 +202,31 @@ __kernel EPI_KERNEL_ATTR void epistasis_search(__global const word_t *bits, cons
                          __global ushort *cand_snps, const uint cap, __global word_t *scratch,
                          __global const uint *counts)
 {
+#ifdef EPI_CELL_OUTER
+    /* lane blocks of EPI_LANES work-items: lane l of block b scores the ranks
+     * b EPI_LANES per_item + l + i EPI_LANES, i < per_item, so neighbouring lanes score
+     * neighbouring combinations */
+    const ulong g = get_global_id(0);
+    const ulong first = (g / EPI_LANES) * EPI_LANES * per_item + g % EPI_LANES;
+    if (first >= n_ranks) return;
+    ulong left = per_item;
+#else
     const ulong first = (ulong)get_global_id(0) * per_item;
     if (first >= n_ranks) return;
     ulong left = min((ulong)per_item, n_ranks - first);
+#endif
     uint s[ORDER];
     epi_unrank(rank0 + first, n_snps, s);
 #if !defined(NO_MISSING) || ORDER > 2
     (void)counts;
 #endif
 #ifdef EPI_CELL_OUTER
-    for (; left > 0ul; left--) {
-        epi_candidate(epi_combination_score(bits, n_words, s, lf, nln), threshold, s, count,
-                      cand_score, cand_snps, cap);
-        epi_next(s);
+    for (ulong r = first;;) {
+        epi_candidate(epi_combination_score(bits, n_words, n_snps, s, lf, nln), threshold, s,
+                      count, cand_score, cand_snps, cap);
+        if (--left == 0ul || r + EPI_LANES >= n_ranks) break;
+        r += EPI_LANES;
+        for (uint i = 0u; i < EPI_LANES; i++) epi_next(s);
     }
 #elif defined(NO_MISSING)
     /* cells[(c * NP + q) * n_words + w]: suffix cell q of class c at word w */

@@ -22,6 +22,9 @@ EPI_THREADS = 64
 EPI_NONE = 0xFFFF
 TC_THREADS = 128
 TC_KCHUNK = 16
+#: Bit-vector search in the GPU schedule: lane blocks of EPI_LANES work-items score consecutive
+#: combinations (coalesced loads); each work-item then steps EPI_LANES combinations on.
+EPI_LANES = 32
 
 #: Buffers one feature's permutation-test programme may be spread over.
 GREEN_MAX_PARTS = 4
@@ -34,5 +37,6 @@ KERNEL_DEFINES = {
     "EPI_NONE": EPI_NONE,
     "TC_THREADS": TC_THREADS,
     "TC_KCHUNK": TC_KCHUNK,
+    "EPI_LANES": EPI_LANES,
     "GREEN_MAX_PARTS": GREEN_MAX_PARTS,
 }

@@ -40,9 +40,9 @@ EOF
   budget 25 $PY benchmarks/bench_random.py --device gpu --sizes full
   budget 25 $PY benchmarks/bench_fisher.py --device gpu --no-r --no-scipy
   budget 30 $PY benchmarks/bench_prerank.py --device gpu --no-gseapy --no-fgsea
-  # the OpenCL order-4 search ran at 0.13 T/s on an H200 (RESULTS.md): 512 SNPs would take 20 min
-  budget 60 $PY benchmarks/bench_epistasis.py --device gpu --searches 3:1024:16384,4:128:65536 \
-    --tensor 4:256:65536,4:512:65536
+  # the OpenCL order-4 search ran at 1.46 T/s on an H200 (RESULTS.md): 512 SNPs take 2 min
+  budget 75 $PY benchmarks/bench_epistasis.py --device gpu --searches 3:512:65536,4:256:65536 \
+    --tiles 4:128:65536 --tensor 4:256:65536,4:512:65536
   # (bench_gsea.py and bench_permutation.py need ../shared/data, which does not travel)
 } 2>&1 | tee "$out"
 echo "results: $out"

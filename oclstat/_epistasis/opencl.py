@@ -9,6 +9,7 @@ import threading
 
 import numpy as np
 
+from .._constants import EPI_LANES
 from .._progress import Progress
 from .plan import _NO_LIMIT, PER_ITEM_CPU, PER_ITEM_GPU, Search, _Best, _chunk, rank_ranges
 from .scores import genotype_counts, score_tables
@@ -48,12 +49,31 @@ def _scratch_words(rt, search: Search) -> int:
     return 2 * 3 ** (search.order - 1) * search.n_words
 
 
+def _device_bits(bits: np.ndarray, gpu_schedule: bool) -> np.ndarray:
+    """The bit vectors as epistasis.cl reads them: SNP-major (n_snps, 2, 3, n_words) in the CPU
+    schedule, word-major (2, 3, n_words, n_snps) in the GPU schedule (neighbouring lanes score
+    neighbouring SNPs: their words are neighbours)."""
+    return np.ascontiguousarray(bits.transpose(1, 2, 3, 0)) if gpu_schedule else bits
+
+
+def _work_items(n: int, per_item: int, gpu_schedule: bool) -> int:
+    """Work-items of a launch of ``n`` combinations: ``per_item`` each, in whole lane blocks of
+    EPI_LANES in the GPU schedule (lane l of a block takes every EPI_LANES-th combination).
+
+    >>> _work_items(1000, 8, True), _work_items(1000, 8, False)
+    (128, 125)
+    """
+    if not gpu_schedule:
+        return -(-n // per_item)
+    return -(-n // (EPI_LANES * per_item)) * EPI_LANES
+
+
 def _run_device(rt, search: Search, ranges, chunk: int, best: _Best, lock, bar):
     """Pull rank ranges from ``ranges`` and search them on ``rt``; two candidate sets
     alternate, so the next launch is queued before the last one's candidates are read."""
     kernel = rt.kernel("epistasis.cl", "search",
                        search.defines(rt.gpu_schedule, builtin_popcount=rt.builtin_popcount))
-    bits = rt.to_device(search.bits, writable=False)
+    bits = rt.to_device(_device_bits(search.bits, rt.gpu_schedule), writable=False)
     lf, nln, _ = score_tables(search.n_samples)
     lf_b, nln_b = rt.to_device(lf, writable=False), rt.to_device(nln, writable=False)
     per_item = PER_ITEM_GPU if rt.gpu_schedule else PER_ITEM_CPU
@@ -84,7 +104,8 @@ def _run_device(rt, search: Search, ranges, chunk: int, best: _Best, lock, bar):
         rank0, n = item
         cands = sets[i % 2]
         cands.reset()
-        event = rt.launch(kernel, -(-n // per_item), bits, np.uint32(search.n_words),
+        items = _work_items(n, per_item, rt.gpu_schedule)
+        event = rt.launch(kernel, items, bits, np.uint32(search.n_words),
                           np.uint32(search.n_snps), np.uint64(rank0), np.uint64(n),
                           np.uint32(per_item), lf_b, nln_b, np.int64(thr), cands.count,
                           cands.scores, cands.snps, np.uint32(cands.cap), scratch, counts)
