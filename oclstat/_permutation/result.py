@@ -27,7 +27,7 @@ class PermutationTestResult:
         The feature names (DataFrame input), in the order of the arrays.
     two_sided
         The two-sided rule: "double" (twice the smaller tail) or "distance" (coin's
-        |T - E T|).
+        ``|T - E T|``).
     groups
         The two groups' names (the first is x), when given as ``groups=``.
     n_x, n_y, mean_x, mean_y, effect_size

@@ -203,7 +203,7 @@ def gsva(expression, gene_sets, *, kcdf: str = "Gaussian", abs_ranking: bool = F
     gene i and sample j the kernel estimate F = mean over the samples k of Phi((x_ij - x_ik) /
     h_i), h_i = sd_i / 4 (Poisson: P(Poisson(x_ik + 0.5) <= x_ij)), becomes log(F / (1 - F));
     each sample's genes, ordered by decreasing score (equal scores: the earlier row first),
-    get rank scores |n - p + 1 - n / 2|, and each set's Kolmogorov-Smirnov-like running sum
+    get rank scores ``|n - p + 1 - n / 2|``, and each set's Kolmogorov-Smirnov-like running sum
     (hits + score^tau / their sum, misses - 1 / (n - k)) gives the largest positive plus the
     largest negative excursion (``mx_diff``). The Gaussian estimate, n^2 evaluations per gene,
     runs on the device in blocks of genes over all samples; the Poisson and empirical ones

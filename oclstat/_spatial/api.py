@@ -100,7 +100,7 @@ def matern_loglik(coords, y, X=None, params=None, *, method: str = "ML", boxcox=
     For each parameter set the device builds the bordered matrix [[V, .], [Bᵀ, 0]] with
     V = R + nugget I and B = [X, y], factors it in place (LDLᵀ), and reads
     M = BᵀV⁻¹B from the factor's last rows with one weighted product; only log det V and M
-    return to the host, where
+    return to the host, where::
 
         ML:   ℓ = -n/2 (log 2π + 1 + log σ̂²) - ½ log det V,  σ̂² = RSS/n
         REML: ℓ = -(n-p)/2 (log 2π + 1 + log σ̂²) - ½ log det V - ½ log det XᵀV⁻¹X,
@@ -534,7 +534,7 @@ def predict_matern(fit: MaternFit, new_coords, new_X=None, *, device=None) -> ob
     -----
     With V = L D Lᵀ factored on the device and W = D^-½ L⁻¹ applied there to the data's
     covariates, response and the correlations ρ₀ between data and new points:
-    mean = x₀β̂ + (Wρ₀)ᵀ(Wy - WXβ̂), sd² = σ̂² (1 - |Wρ₀|² + uᵀ(WXᵀWX)⁻¹u),
+    mean = x₀β̂ + (Wρ₀)ᵀ(Wy - WXβ̂), sd² = σ̂² (1 - ‖Wρ₀‖² + uᵀ(WXᵀWX)⁻¹u),
     u = x₀ - WXᵀWρ₀. V is factored once; new points are taken 4,096 at a time.
 
     References
