@@ -18,6 +18,7 @@ operation per cycle of every compute unit (an optimistic CPU rate) that is the f
 from __future__ import annotations
 
 import argparse
+import os
 import shutil
 import subprocess
 import sys
@@ -48,13 +49,18 @@ def write_plink(prefix: Path, g, y):
                                              for i in range(n)))
 
 
-def timed(cmd) -> float:
-    t0 = time.perf_counter()
-    done = subprocess.run(cmd, capture_output=True, text=True)
-    elapsed = time.perf_counter() - t0
-    if done.returncode != 0:
-        raise RuntimeError(f"{cmd[0]} failed: {(done.stdout + done.stderr)[-500:]}")
-    return elapsed
+def timed(cmd) -> tuple[float, float]:
+    """Seconds and peak resident memory (MB) of one whole command."""
+    with tempfile.TemporaryFile("w+") as log:
+        t0 = time.perf_counter()
+        proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, text=True)
+        _, status, usage = os.wait4(proc.pid, 0)
+        elapsed = time.perf_counter() - t0
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        if proc.returncode != 0:
+            log.seek(0)
+            raise RuntimeError(f"{cmd[0]} failed: {log.read()[-500:]}")
+    return elapsed, usage.ru_maxrss / 1024
 
 
 def main(argv=None) -> int:
@@ -80,16 +86,16 @@ def main(argv=None) -> int:
             cmd = [sys.executable, "-m", "oclstat", "epistasis", "--bfile", str(d / "data"),
                    "--test", "fast", "--epi1", str(args.epi1), "--device", dev,
                    "--out", str(d / f"ocl_{dev}")]
-            t = timed(cmd)
+            t, rss = timed(cmd)
             rows.append({"tool": f"oclstat --test fast ({dev})", "seconds": t,
-                         "pairs/s": pairs / t})
+                         "pairs/s": pairs / t, "peak memory": f"{rss:,.0f} MB"})
         t_plink = None
         if args.plink:
-            t_plink = timed([args.plink, "--bfile", str(d / "data"), "--fast-epistasis",
-                             "--epi1", str(args.epi1), "--allow-no-sex", "--out",
-                             str(d / "plink")])
+            t_plink, rss = timed([args.plink, "--bfile", str(d / "data"), "--fast-epistasis",
+                                  "--epi1", str(args.epi1), "--allow-no-sex", "--out",
+                                  str(d / "plink")])
             rows.append({"tool": "PLINK 1.9 --fast-epistasis", "seconds": t_plink,
-                         "pairs/s": pairs / t_plink})
+                         "pairs/s": pairs / t_plink, "peak memory": f"{rss:,.0f} MB"})
             same = (d / "plink.epi.cc.summary").read_text() == \
                 (d / f"ocl_{devices[0]}.epi.cc.summary").read_text()
             ours = [ln.split()[:5] for ln in (d / f"ocl_{devices[0]}.epi.cc").read_text()
@@ -110,7 +116,10 @@ def main(argv=None) -> int:
             r["PLINK / this"] = f"{t_plink / r['seconds']:.2f}x"
         r["seconds"] = f"{r['seconds']:.1f}"
         r["pairs/s"] = f"{r['pairs/s'] / 1e6:.2f} M"
-    print(table(rows, ["tool", "seconds", "pairs/s", "PLINK / this", "500,000 SNPs (projected)"]))
+    print(f"decoded genotypes: {m * n / 2**20:,.0f} MB of int8; the .bed: "
+          f"{m * -(-n // 4) / 2**20:,.0f} MB")
+    print(table(rows, ["tool", "seconds", "pairs/s", "PLINK / this", "peak memory",
+                       "500,000 SNPs (projected)"]))
     return 0
 
 

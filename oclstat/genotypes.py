@@ -16,13 +16,15 @@ from the search. Both are documented in :func:`oclstat.epistasis`.
 
 from __future__ import annotations
 
+import importlib.util
 import os
 from dataclasses import dataclass
 
 import numpy as np
 
 from ._plink_files import fam_status
-from ._readers import Inference, ReadInfo, open_text, read_table
+from ._readers import Inference, ReadInfo, bed, open_text, read_table
+from ._readers.bed import BedMatrix
 
 __all__ = ["Genotypes", "read_plink", "read_pgen", "read_vcf", "read_tped",
            "read_genotype_table", "PHENOTYPE_NAMES"]
@@ -77,7 +79,9 @@ class Genotypes:
         sa = np.flatnonzero(keep_s)
         info = self.input.with_notes(*notes) if self.input is not None and notes else \
             self.input
-        return Genotypes(self.genotypes[np.ix_(sn, sa)], np.asarray(self.phenotype)[sa],
+        g = (self.genotypes.take(sn, sa) if isinstance(self.genotypes, BedMatrix)
+             else self.genotypes[np.ix_(sn, sa)])
+        return Genotypes(g, np.asarray(self.phenotype)[sa],
                          [self.snp_names[i] for i in sn],
                          None if self.sample_ids is None else [ids[i] for i in sa],
                          None if self.chromosomes is None else
@@ -87,15 +91,22 @@ class Genotypes:
 
     def __repr__(self) -> str:
         g, y = self.genotypes, np.asarray(self.phenotype)
-        missing = float((g < 0).mean()) if g.size else 0.0
+        if isinstance(g, BedMatrix):
+            missing = "genotypes read from the .bed on demand"
+        else:
+            missing = f"{float((g < 0).mean()) if g.size else 0.0:.2%} missing genotypes"
         return (f"Genotypes({g.shape[0]:,} SNPs x {g.shape[1]:,} samples, "
                 f"{int((y == 1).sum()):,} cases, {int((y == 0).sum()):,} controls, "
-                f"{missing:.2%} missing genotypes"
+                f"{missing}"
                 + (", with chromosomes and positions" if self.chromosomes is not None else "")
                 + ")")
 
 
-def read_plink(prefix, *, one_coded: bool = False) -> Genotypes:
+#: read_plink decodes a .bed into memory up to this many genotypes (128 MB of int8) by default.
+IN_MEMORY_GENOTYPES = 1 << 27
+
+
+def read_plink(prefix, *, one_coded: bool = False, in_memory=None) -> Genotypes:
     """Read PLINK 1 binary ``PREFIX.bed/.bim/.fam`` (SNP-major).
 
     Parameters
@@ -104,12 +115,18 @@ def read_plink(prefix, *, one_coded: bool = False) -> Genotypes:
         The common prefix of the three files.
     one_coded : bool, optional
         The .fam phenotype is 0 control / 1 case (PLINK's ``--1``), not 1 / 2.
+    in_memory : bool or None, optional
+        True: decode the whole .bed into an int8 matrix. False: leave it on disk, read a block
+        of SNPs at a time by bed-reader when used (:class:`~oclstat._readers.bed.BedMatrix`;
+        the pair scans then never hold the decoded matrix). None (default): in memory up to
+        2^27 genotypes (128 MB), on disk above where bed-reader is installed.
 
     Returns
     -------
     Genotypes
-        ``genotypes`` (SNPs x samples, int8: copies of the .bim A1 allele, -1 missing),
-        ``phenotype`` (1 case, 0 control, -1 missing), ``snp_names`` and ``sample_ids``.
+        ``genotypes`` (SNPs x samples, int8: copies of the .bim A1 allele, -1 missing; or a
+        ``BedMatrix`` read on demand), ``phenotype`` (1 case, 0 control, -1 missing),
+        ``snp_names`` and ``sample_ids``.
 
     See Also
     --------
@@ -153,19 +170,29 @@ def read_plink(prefix, *, one_coded: bool = False) -> Genotypes:
         if len(b) < 6:
             raise ValueError(f"{prefix}.bim line {i + 1}: expected 6 columns, got {len(b)}")
     n, m = len(fam), len(bim)
-    raw = np.fromfile(prefix + ".bed", dtype=np.uint8)
-    if raw.size < 3 or raw[0] != 0x6C or raw[1] != 0x1B:
+    with open(prefix + ".bed", "rb") as fh:
+        head = np.frombuffer(fh.read(3), dtype=np.uint8)
+    if head.size < 3 or head[0] != 0x6C or head[1] != 0x1B:
         raise ValueError(f"{prefix}.bed is not a PLINK 1 .bed file (bad magic number)")
-    if raw[2] != 1:
+    if head[2] != 1:
         raise ValueError(f"{prefix}.bed is sample-major (mode 0); only SNP-major is supported")
     per_snp = -(-n // 4)
-    if raw.size != 3 + m * per_snp:
-        raise ValueError(f"{prefix}.bed has {raw.size - 3} data bytes; {m} SNPs x {n} samples "
+    data_bytes = os.path.getsize(prefix + ".bed") - 3
+    if data_bytes != m * per_snp:
+        raise ValueError(f"{prefix}.bed has {data_bytes} data bytes; {m} SNPs x {n} samples "
                          f"need {m * per_snp}")
-    codes = raw[3:].reshape(m, per_snp)
-    two_bit = np.stack([(codes >> (2 * k)) & 3 for k in range(4)], axis=2).reshape(m, -1)[:, :n]
-    lookup = np.array([2, -1, 1, 0], dtype=np.int8)   # 00, 01, 10, 11
-    genotypes = lookup[two_bit]
+    if in_memory is None:
+        in_memory = m * n <= IN_MEMORY_GENOTYPES or importlib.util.find_spec("bed_reader") is None
+    if in_memory:
+        codes = np.fromfile(prefix + ".bed", dtype=np.uint8, offset=3).reshape(m, per_snp)
+        lookup = np.array([2, -1, 1, 0], dtype=np.int8)   # 00, 01, 10, 11
+        genotypes = np.empty((m, n), dtype=np.int8)
+        for a in range(0, m, bed.BLOCK_SNPS):             # a block at a time: no 4x copies
+            c = codes[a:a + bed.BLOCK_SNPS]
+            two_bit = np.stack([(c >> (2 * k)) & 3 for k in range(4)], axis=2)
+            genotypes[a:a + bed.BLOCK_SNPS] = lookup[two_bit.reshape(len(c), -1)[:, :n]]
+    else:
+        genotypes = BedMatrix(prefix + ".bed", m, n)
     phenotype = fam_status([f[5] for f in fam], one_coded)
     if not one_coded and not (phenotype >= 0).any() and \
             {f[5] for f in fam} <= {"0", "1"} and any(f[5] == "1" for f in fam):

@@ -404,3 +404,77 @@ def test_bad_requests_name_the_argument(kwargs, match):
     y = kwargs.pop("phenotype", y)
     with pytest.raises(ValueError, match=match):
         oclstat.epistasis(g, y, order=2, **kwargs)
+
+
+def test_bed_matrix_reads_what_the_decoder_reads(tmp_path, monkeypatch):
+    """bed-reader's blocks of a .bed equal the whole file decoded: rows, samples, SNP subsets,
+    the minor-allele recount, missing genotypes, and an odd sample count (padding)."""
+    pytest.importorskip("bed_reader")
+    from oclstat._readers import bed
+
+    monkeypatch.setattr(bed, "BLOCK_SNPS", 7)
+    g, y, _ = simulate(m=40, n=203, seed=11, missing=0.05)
+    write_plink(tmp_path / "b", g, y)
+    whole = oclstat.genotypes.read_plink(tmp_path / "b", in_memory=True)
+    lazy = oclstat.genotypes.read_plink(tmp_path / "b", in_memory=False)
+    m = lazy.genotypes
+    assert isinstance(m, bed.BedMatrix) and m.shape == g.shape
+    assert np.array_equal(whole.genotypes, g) and np.array_equal(np.asarray(m), g)
+    assert np.array_equal(m[5:19], g[5:19]) and np.array_equal(m[[3, 0, 39]], g[[3, 0, 39]])
+    assert np.vstack([b for _, b in m.blocks()]).tobytes() == g.tobytes()
+    sub = lazy.subset(snps=["rs4", "rs9", "rs30"], samples=[f"s{i}" for i in (0, 7, 100)])
+    assert np.array_equal(np.asarray(sub.genotypes), g[np.ix_([4, 9, 30], [0, 7, 100])])
+    swap = np.zeros(40, bool)
+    swap[[2, 5]] = True
+    flipped = np.asarray(m.flipped(swap))
+    assert np.array_equal(flipped[2], np.where(g[2] >= 0, 2 - g[2], -1))
+    assert np.array_equal(flipped[3], g[3])
+    assert "on demand" in repr(lazy)
+
+
+@pytest.mark.parametrize("test", ["fast", "joint-effects"])
+def test_pair_scan_reads_the_bed_in_blocks(tmp_path, monkeypatch, rt, test):
+    """A scan of a .bed left on disk: the same hits, summary and checkpointed files as the scan
+    of the decoded matrix, the file read a block at a time (decoding it whole fails here) and
+    host memory below the decoded matrix's size."""
+    pytest.importorskip("bed_reader")
+    import tracemalloc
+
+    from oclstat._readers import bed
+
+    g, y, _ = simulate(m=3000, n=1600, seed=3, missing=0.002)
+    write_plink(tmp_path / "w", g, y)
+    whole = oclstat.genotypes.read_plink(tmp_path / "w", in_memory=True)
+    ref = oclstat.epistasis(whole, test=test, epi1=1e-3, device=rt, progress=False)
+    monkeypatch.setattr(bed, "BLOCK_SNPS", 256)
+
+    def refuse(*_, **__):
+        raise AssertionError("the .bed was decoded whole")
+
+    monkeypatch.setattr(bed.BedMatrix, "__array__", refuse)
+    lazy = oclstat.genotypes.read_plink(tmp_path / "w", in_memory=False)
+    tracemalloc.start()
+    got = oclstat.epistasis(lazy, test=test, epi1=1e-3, device=rt, progress=False)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert ref.n_hits > 0 and got.n_tests == ref.n_tests
+    pd.testing.assert_frame_equal(got.table, ref.table)
+    pd.testing.assert_frame_equal(got.summary, ref.summary)
+    assert peak < g.size, f"peak {peak:,} bytes; the decoded matrix is {g.size:,}"
+    a = oclstat.epistasis(whole, test=test, epi1=1e-3, device=rt, out=str(tmp_path / "a"),
+                          progress=False)
+    b = oclstat.epistasis(lazy, test=test, epi1=1e-3, device=rt, out=str(tmp_path / "b"),
+                          progress=False)
+    for x, z in zip(a.files, b.files, strict=True):
+        assert open(x, "rb").read() == open(z, "rb").read()
+
+
+def test_read_plink_keeps_large_files_on_disk(tmp_path, monkeypatch):
+    pytest.importorskip("bed_reader")
+    from oclstat._readers import bed
+
+    g, y, _ = simulate(m=30, n=100, seed=1)
+    write_plink(tmp_path / "s", g, y)
+    assert isinstance(oclstat.genotypes.read_plink(tmp_path / "s").genotypes, np.ndarray)
+    monkeypatch.setattr(oclstat.genotypes, "IN_MEMORY_GENOTYPES", 1000)
+    assert isinstance(oclstat.genotypes.read_plink(tmp_path / "s").genotypes, bed.BedMatrix)

@@ -17,7 +17,8 @@ CAPABILITIES = ("_random", "_fisher", "_permutation", "_fields", "_gsea", "_prer
 #: Modules below every capability: they import no capability and no public face.
 RUNTIME = {"oclstat._constants", "oclstat._runtime", "oclstat._validation", "oclstat._labels",
            "oclstat._readers", *(f"oclstat._readers.{m}" for m in (
-               "text", "inference", "sniff", "tables", "frames", "gsea_files", "groups", "cls")),
+               "text", "inference", "sniff", "tables", "frames", "gsea_files", "groups", "cls",
+               "bed")),
            "oclstat._progress", "oclstat._multitest", "oclstat._scale",
            "oclstat._results", "oclstat._deprecation", "oclstat._vocabulary",
            "oclstat._docs"}

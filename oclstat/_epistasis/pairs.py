@@ -23,6 +23,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .._readers import bed
+from .._readers.bed import BedMatrix
 from .pairtests import interaction_fit, linear_cells, logistic_cells
 from .scores import encode_bits, genotype_counts
 
@@ -57,24 +59,43 @@ def _reduce(stat: np.ndarray, sig1: float, sig2: float, extra=None) -> Block:
     return Block(hits, side(1), side(0), int(np.isnan(stat).sum()))
 
 
+def _blocks(g):
+    """``(first row, int8 block)`` of an int8 matrix or a BedMatrix, BLOCK_SNPS rows at a
+    time."""
+    if isinstance(g, BedMatrix):
+        yield from g.blocks()
+        return
+    g = np.asarray(g, dtype=np.int8)
+    size = bed.BLOCK_SNPS
+    for a in range(0, g.shape[0], size):
+        yield a, g[a:a + size]
+
+
 class DevicePairs:
     """PLINK's fast tests (``fast``, ``joint-effects``) on an OpenCL device."""
 
     def __init__(self, rt, scan, dtype=None):
         self.rt = rt
         self.real = np.dtype(rt.default_real() if dtype is None else dtype)
-        g = np.asarray(scan.genotypes, dtype=np.int8)
+        g = scan.genotypes
         y = np.asarray(scan.phenotype)
         self.n_snps = g.shape[0]
         # groups 0 cases, 1 controls (encode_bits orders its classes 0, 1: give it 1 - y)
         keep = (y == 0) | (y == 1)
-        bits, self.n_words = encode_bits(g[:, keep], 1 - y[keep].astype(np.int64))
-        self.bits = rt.to_device(np.ascontiguousarray(bits), writable=False)
-        counts = np.zeros((g.shape[0], 2, 4), dtype=_U32)
-        counts[:, :, :3] = genotype_counts(bits)
+        classes = 1 - y[keep].astype(np.int64)
+        self.n_words = encode_bits(np.zeros((0, int(keep.sum())), np.int8), classes)[1]
+        bits = np.empty((self.n_snps, 2, 3, self.n_words), dtype=np.uint64)
+        counts = np.zeros((self.n_snps, 2, 4), dtype=_U32)
         groups = (y[keep] == 1, y[keep] == 0)
-        for k, grp in enumerate(groups):
-            counts[:, k, 3] = (g[:, keep][:, grp] < 0).any(axis=1)
+        # a block of SNPs at a time: on disk (BedMatrix) or in memory, only the bits stay
+        for a, block in _blocks(g):
+            block = block[:, keep]
+            b = a + block.shape[0]
+            bits[a:b] = encode_bits(block, classes)[0]
+            counts[a:b, :, :3] = genotype_counts(bits[a:b])
+            for k, grp in enumerate(groups):
+                counts[a:b, k, 3] = (block[:, grp] < 0).any(axis=1)
+        self.bits = rt.to_device(bits, writable=False)
         self.counts = rt.to_device(counts, writable=False)
         self.defines = {**rt.real_defines(self.real), "TEST": {"fast": 0,
                                                                "joint-effects": 1}[scan.test],

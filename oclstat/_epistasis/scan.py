@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .._readers.bed import BedMatrix
 from .pairtests import chi2_p
 
 __all__ = ["PairScan", "Summary", "job_rows", "orient_minor", "chi2_threshold", "epi_header",
@@ -121,7 +122,8 @@ class PairScan:
     (1 case / 0 control for the case/control tests, a number for ``linear``; NaN or -1
     missing, those samples removed), covariates, names and loci, and what to compute."""
 
-    genotypes: np.ndarray
+    #: int8 SNPs x samples, or a BedMatrix read a block at a time
+    genotypes: np.ndarray | BedMatrix
     phenotype: np.ndarray
     names: list
     chromosomes: list
@@ -151,8 +153,12 @@ class PairScan:
     def signature(self) -> str:
         """A digest of the data and options (a checkpoint only resumes the same scan)."""
         h = hashlib.sha256()
-        for a in (self.genotypes, np.asarray(self.phenotype, dtype=np.float64)):
-            h.update(np.ascontiguousarray(a).tobytes())
+        if isinstance(self.genotypes, BedMatrix):     # the same bytes, a block at a time
+            for _, block in self.genotypes.blocks():
+                h.update(block.tobytes())
+        else:
+            h.update(np.ascontiguousarray(self.genotypes).tobytes())
+        h.update(np.ascontiguousarray(self.phenotype, dtype=np.float64).tobytes())
         if self.covariates is not None:
             h.update(np.ascontiguousarray(self.covariates, dtype=np.float64).tobytes())
         h.update(repr((self.names, self.chromosomes, self.test, self.epi1, self.epi2,

@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._labels import aligned, as_labelled, check_unique, is_default_index, oriented
+from .._readers.bed import BedMatrix, per_snp
 from ..genotypes import Genotypes
 from .scan import PairScan, orient_minor, plink_name_width
 
@@ -50,10 +51,11 @@ def _snp_indices(snps, names, n_snps) -> np.ndarray:
     return np.sort(idx)
 
 
-def _genotypes(genotypes, phenotype, layout):
+def _genotypes(genotypes, phenotype, layout, blocks=False):
     """``(g, y, names, source)``: the genotypes as SNPs x samples int8 (-1 missing), the
     phenotype aligned to the samples by label (not yet checked), the SNP names (None when the
-    input has none) and the Genotypes the data came from (None for arrays)."""
+    input has none) and the Genotypes the data came from (None for arrays). With ``blocks``,
+    genotypes left on disk (a BedMatrix) stay there; otherwise they are decoded."""
     import pandas as pd
 
     if layout not in LAYOUTS:
@@ -70,6 +72,8 @@ def _genotypes(genotypes, phenotype, layout):
         if phenotype is None:
             phenotype = genotypes.phenotype
         genotypes = genotypes.genotypes
+        if blocks and isinstance(genotypes, BedMatrix):    # PLINK's codes: nothing to check
+            return genotypes, _phenotype(phenotype, samples, genotypes), names, source
     elif isinstance(genotypes, pd.DataFrame):
         frame = genotypes if layout == "snp-major" else genotypes.T
         names = [str(i) for i in frame.index]
@@ -101,13 +105,27 @@ def _genotypes(genotypes, phenotype, layout):
         raise ValueError(f"genotypes must be 0, 1, 2 or -1 (missing); genotypes[{s}, {n}] (SNP, "
                          f"sample) is {float(np.asarray(genotypes)[s, n]):g}")
     g = g.astype(np.int8, copy=False)     # -1 .. 2 (no copy for PLINK's int8 genotypes)
+    return g, _phenotype(phenotype, samples, g), names, source
+
+
+def _phenotype(phenotype, samples, g) -> np.ndarray:
+    """The phenotype aligned to the genotypes' samples by label, one value per sample."""
     if phenotype is None:
         raise ValueError("phenotype is required (one 0/1 value per sample)")
     y = aligned(phenotype, samples, "phenotype", "the genotypes' samples")
     if y.ndim != 1 or y.size != g.shape[1]:
         raise ValueError(f"phenotype must have one value per sample ({g.shape[1]}), got "
                          f"shape {y.shape}")
-    return g, y, names, source
+    return y
+
+
+def _take(g, snps=None, samples=None):
+    """Some SNPs (rows) and samples (columns) of an int8 matrix or a BedMatrix (on disk)."""
+    if isinstance(g, BedMatrix):
+        return g.take(snps, samples)
+    if snps is not None:
+        g = g[snps]
+    return g if samples is None else g[:, samples]
 
 
 def _case_control(y, n_samples) -> np.ndarray:
@@ -140,7 +158,7 @@ def prepare_scan(genotypes, phenotype, *, test, epi1, epi2, snps=None, layout="s
     left out, a quantitative phenotype for ``linear``, case/control for the others."""
     import pandas as pd
 
-    g, y, names, source = _genotypes(genotypes, phenotype, layout)
+    g, y, names, source = _genotypes(genotypes, phenotype, layout, blocks=True)
     for value, name in ((epi1, "epi1"), (epi2, "epi2")):
         if not isinstance(value, (int, float, np.floating)) or not 0 <= float(value) <= 1:
             raise ValueError(f"{name} must be a p-value threshold in [0, 1], got {value!r}")
@@ -180,7 +198,7 @@ def prepare_scan(genotypes, phenotype, *, test, epi1, epi2, snps=None, layout="s
             raise ValueError(f"covariates have {cov.shape[0]} rows, the genotypes "
                              f"{g.shape[1]} samples")
         keep &= np.isfinite(cov).all(axis=1)
-    g, y = g[:, keep], y[keep]
+    g, y = _take(g, samples=keep), y[keep]
     cov = None if cov is None else cov[keep]
     if test != "linear":
         n_case, n_ctrl = int((y == 1).sum()), int((y == 0).sum())
@@ -196,22 +214,25 @@ def prepare_scan(genotypes, phenotype, *, test, epi1, epi2, snps=None, layout="s
                    else ["0"] * g.shape[0])
     if snps is not None:
         idx = _snp_indices(snps, names, g.shape[0])
-        g, names = g[idx], [names[i] for i in idx]
+        g, names = _take(g, snps=idx), [names[i] for i in idx]
         chromosomes = [chromosomes[i] for i in idx]
     width = plink_name_width([str(n) for n in names])
     usable = _usable_sites(g, y, chromosomes, test, cellmin)
     if not usable.all():
         idx = np.flatnonzero(usable)
-        g, names = g[idx], [names[i] for i in idx]
+        g, names = _take(g, snps=idx), [names[i] for i in idx]
         chromosomes = [chromosomes[i] for i in idx]
     if g.shape[0] < 2:
         raise ValueError(f"a pair scan needs at least 2 SNPs that can be tested, got "
                          f"{g.shape[0]} (monomorphic sites, haploid chromosomes and, for "
                          "joint-effects, sites with a genotype rarer than 3 x cellmin in cases "
                          "or controls are left out, as PLINK leaves them out)")
-    if not keep_allele_order:
-        g, _ = orient_minor(g)
-    return PairScan(np.ascontiguousarray(g), y, [str(n) for n in names],
+    if isinstance(g, BedMatrix):
+        if not keep_allele_order:
+            g = g.flipped(per_snp(g, lambda b: orient_minor(b)[1]))
+    else:
+        g = np.ascontiguousarray(g if keep_allele_order else orient_minor(g)[0])
+    return PairScan(g, y, [str(n) for n in names],
                     [str(c) for c in chromosomes], test, float(epi1), float(epi2),
                     int(cellmin), cov, cov_names, skipped=int((~usable).sum()),
                     name_width=width)
@@ -226,10 +247,14 @@ def _usable_sites(g, y, chromosomes, test, cellmin) -> np.ndarray:
     samples; for joint-effects every genotype of the SNP seen at least 3 x cellmin times in
     cases and in controls (rarer sites can pass no pair's cell minimum)."""
     ok = np.array([str(c) not in HAPLOID for c in chromosomes], dtype=bool)
-    present = np.stack([(g == v).any(axis=1) for v in range(3)], axis=1)
-    ok &= present.sum(axis=1) >= 2
-    if test == "joint-effects" and cellmin:
-        for grp in (y == 1, y == 0):
-            counts = np.stack([(g[:, grp] == v).sum(axis=1) for v in range(3)], axis=1)
-            ok &= (counts >= 3 * cellmin).all(axis=1)
-    return ok
+
+    def usable(b):
+        present = np.stack([(b == v).any(axis=1) for v in range(3)], axis=1)
+        fine = present.sum(axis=1) >= 2
+        if test == "joint-effects" and cellmin:
+            for grp in (y == 1, y == 0):
+                counts = np.stack([(b[:, grp] == v).sum(axis=1) for v in range(3)], axis=1)
+                fine &= (counts >= 3 * cellmin).all(axis=1)
+        return fine
+
+    return ok & per_snp(g, usable)
