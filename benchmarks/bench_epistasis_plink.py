@@ -68,6 +68,8 @@ def main(argv=None) -> int:
     ap.add_argument("--snps", type=int, default=100_000)
     ap.add_argument("--samples", type=int, default=2000)
     ap.add_argument("--epi1", type=float, default=1e-8)
+    ap.add_argument("--test", default="fast", choices=["fast", "joint-effects", "boost"],
+                    help="PLINK's --fast-epistasis variant")
     ap.add_argument("--device", action="append", default=None)
     ap.add_argument("--plink", default=shutil.which("plink1.9") or shutil.which("plink"))
     args = ap.parse_args(argv)
@@ -84,17 +86,19 @@ def main(argv=None) -> int:
         devices = args.device or ["pocl"]
         for dev in devices:
             cmd = [sys.executable, "-m", "oclstat", "epistasis", "--bfile", str(d / "data"),
-                   "--test", "fast", "--epi1", str(args.epi1), "--device", dev,
+                   "--test", args.test, "--epi1", str(args.epi1), "--device", dev,
                    "--out", str(d / f"ocl_{dev}")]
             t, rss = timed(cmd)
-            rows.append({"tool": f"oclstat --test fast ({dev})", "seconds": t,
+            rows.append({"tool": f"oclstat --test {args.test} ({dev})", "seconds": t,
                          "pairs/s": pairs / t, "peak memory": f"{rss:,.0f} MB"})
         t_plink = None
         if args.plink:
+            variant = [] if args.test == "fast" else [args.test]
             t_plink, rss = timed([args.plink, "--bfile", str(d / "data"), "--fast-epistasis",
-                                  "--epi1", str(args.epi1), "--allow-no-sex", "--out",
-                                  str(d / "plink")])
-            rows.append({"tool": "PLINK 1.9 --fast-epistasis", "seconds": t_plink,
+                                  *variant, "--epi1", str(args.epi1), "--allow-no-sex",
+                                  "--out", str(d / "plink")])
+            rows.append({"tool": f"PLINK 1.9 --fast-epistasis {' '.join(variant)}".strip(),
+                         "seconds": t_plink,
                          "pairs/s": pairs / t_plink, "peak memory": f"{rss:,.0f} MB"})
             same = (d / "plink.epi.cc.summary").read_text() == \
                 (d / f"ocl_{devices[0]}.epi.cc.summary").read_text()

@@ -5,9 +5,13 @@
  *
 *   epistasis_pairs_stat    work-item (r, c): the pair's 3 x 3 genotype tables of cases and controls
  *                    from AND + popcount of the genotype bit vectors, then its statistic
- *                    (TEST 0: Ueki-Cordell, --fast-epistasis; TEST 1: joint effects), written
- *                    to stat[r C + c]: NaN for a pair that fails (no finite statistic, or a
- *                    joint-effects cell below CELLMIN), -1 for a pair that is not tested.
+ *                    (TEST 0: Ueki-Cordell, --fast-epistasis; TEST 1: joint effects; TEST 2:
+ *                    BOOST, --fast-epistasis boost), written to stat[r C + c]: NaN for a pair
+ *                    that fails (no finite statistic, a joint-effects cell below CELLMIN,
+ *                    BOOST with two genotypes of one SNP absent), -1 for a pair not tested.
+ *                    BOOST also writes exact[r C + c] (the log-linear statistic of a pair
+ *                    that passed the screen, else -1) and code[r C + c] (df adjustment in
+ *                    bits 0-1, bit 2: at or above the epi2 threshold of its df).
  *   epipair_rows     work-item r: over its row of the block, the pairs tested (finite), those
  *                    with stat >= sig2 (PLINK's --epi2 count) and the largest statistic and
  *                    its column (the first on a tie).
@@ -24,7 +28,7 @@
  * The statistics follow oclstat/_epistasis/pairtests.py (the host reference, checked against
  * PLINK 1.9), in REAL (double, or float without fp64); the tables are exact integers.
  *
- * Build defines: REAL, TEST (0, 1), CELLMIN (joint effects), W (words per group),
+ * Build defines: REAL, TEST (0, 1, 2), CELLMIN (joint effects), W (words per group),
  * EPI_BUILTIN_POPCOUNT and EPI_ONE_ITEM_PER_LANE (CPU compilers, see epistasis.cl).
  */
 #include <oclstat/real.clh>
@@ -210,15 +214,149 @@ inline REAL epipair_joint(const uint *n)
     return diff * diff / (v1 + v2);
 }
 
+/* BOOST (Wan et al. 2010) as PLINK 1.9's --fast-epistasis boost computes it, on the pair's
+ * 18 cells n[9 k + 3 a + b] (k 0 cases, 1 controls; a, b the genotypes of the two SNPs):
+ * the likelihood-ratio statistic of the full model against the log-linear model without the
+ * three-way interaction, first with the Kirkwood superposition approximation (KSA, closed
+ * form, never below the exact value), then, where that passes the epi1 threshold of its df
+ * (thr[df_adj]), exactly, by iterative proportional fitting from all ones until the fitted
+ * cells move by at most 0.001 in all (PLINK's rule; at most EPIPAIR_IPF_ROUNDS rounds). df = 4, or 2 / 1 when one genotype of
+ * the first SNP (df_adj 1) or one of each SNP (2) is absent; more absent: NaN (fails).
+ * Returns the value PLINK's summary uses (the KSA value, or the exact one raised to the epi1
+ * threshold); *exact gets the exact statistic (-1 when not fitted), *code the df adjustment
+ * and the epi2 bit (thr[3 + df_adj]). */
+/* A bound on the fitting rounds (PLINK has none): in float, cells of millions cannot move by
+ * less than 0.001 in all; in double PLINK's rule ends in a few dozen rounds. */
+#define EPIPAIR_IPF_ROUNDS 10000u
+
+inline REAL epipair_boost(const uint *n, __global const REAL *thr, REAL *exact, uint *code)
+{
+    *exact = (REAL)-1;
+    REAL p_ca[6], p_bc[6], mu_xx[9];
+    uint df_adj = 0u;
+    for (uint a = 0; a < 3; a++) {                 /* P(class | genotype a of the first SNP) */
+        const uint ca = n[3 * a] + n[3 * a + 1] + n[3 * a + 2];
+        const uint ct = n[9 + 3 * a] + n[9 + 3 * a + 1] + n[9 + 3 * a + 2];
+        const REAL r = ca + ct ? (REAL)1 / (REAL)(ca + ct) : (REAL)0;
+        df_adj += ca + ct == 0u;
+        p_ca[2 * a] = (REAL)ca * r;
+        p_ca[2 * a + 1] = (REAL)ct * r;
+    }
+    if (df_adj > 1u) return NAN;
+    for (uint k = 0; k < 2; k++) {                 /* P(genotype b of the second SNP | class) */
+        uint c[3], tot = 0u;
+        for (uint b = 0; b < 3; b++) {
+            c[b] = n[9 * k + b] + n[9 * k + 3 + b] + n[9 * k + 6 + b];
+            tot += c[b];
+        }
+        const REAL r = tot ? (REAL)1 / (REAL)tot : (REAL)0;
+        for (uint b = 0; b < 3; b++) p_bc[3 * k + b] = (REAL)c[b] * r;
+    }
+    uint sum = 0u, empty_b = 0u;
+    for (uint b = 0; b < 3; b++) {                 /* P(a | b), mu_xx[3 b + a] */
+        const uint x0 = n[b] + n[b + 9], x1 = n[b + 3] + n[b + 12], x2 = n[b + 6] + n[b + 15];
+        const uint nb = x0 + x1 + x2;
+        if (nb == 0u) {
+            if (empty_b++) return NAN;
+            df_adj++;
+        }
+        sum += nb;
+        const REAL r = nb ? (REAL)1 / (REAL)nb : (REAL)0;
+        mu_xx[3 * b] = (REAL)x0 * r;
+        mu_xx[3 * b + 1] = (REAL)x1 * r;
+        mu_xx[3 * b + 2] = (REAL)x2 * r;
+    }
+    REAL measure = (REAL)0, tau = (REAL)0;
+    for (uint k = 0; k < 2; k++) {
+        for (uint a = 0; a < 3; a++) {
+            const REAL pk = p_ca[2 * a + k];
+            for (uint b = 0; b < 3; b++) {
+                const REAL m = mu_xx[a + 3 * b] * p_bc[3 * k + b] * pk;
+                tau += m;
+                const uint x = n[9 * k + 3 * a + b];
+                if (x) {
+                    if (m != (REAL)0) measure -= (REAL)x * log(m * ((REAL)1 / (REAL)x));
+                    else measure += (REAL)x * log((REAL)x);
+                }
+            }
+        }
+    }
+    const REAL sum_r = (REAL)1 / (REAL)sum;
+    measure = (REAL)2 * (measure + (REAL)sum * log(tau * sum_r));
+    if (measure > thr[df_adj]) {                   /* passes the screen: fit exactly */
+        REAL mu[18], mu0[18], err;                 /* mu[6 a + 2 b + k] */
+        uint rounds = 0u;
+        for (uint i = 0; i < 18; i++) mu[i] = (REAL)1;
+        do {
+            for (uint i = 0; i < 18; i++) mu0[i] = mu[i];
+            for (uint i = 0; i < 9; i++) {         /* the (a, b) margins */
+                const REAL t = mu[2 * i] + mu[2 * i + 1];
+                const REAL f = t != (REAL)0 ? (REAL)(n[i] + n[i + 9]) / t : (REAL)0;
+                mu[2 * i] *= f;
+                mu[2 * i + 1] *= f;
+            }
+            for (uint a = 0; a < 3; a++) {         /* the (a, class) margins */
+                for (uint k = 0; k < 2; k++) {
+                    const uint o = 6 * a + k;
+                    const REAL t = mu[o] + mu[o + 2] + mu[o + 4];
+                    const uint x = n[9 * k + 3 * a] + n[9 * k + 3 * a + 1] + n[9 * k + 3 * a + 2];
+                    const REAL f = t != (REAL)0 ? (REAL)x / t : (REAL)0;
+                    mu[o] *= f;
+                    mu[o + 2] *= f;
+                    mu[o + 4] *= f;
+                }
+            }
+            for (uint b = 0; b < 3; b++) {         /* the (b, class) margins */
+                for (uint k = 0; k < 2; k++) {
+                    const uint o = 2 * b + k;
+                    const REAL t = mu[o] + mu[o + 6] + mu[o + 12];
+                    const uint x = n[9 * k + b] + n[9 * k + b + 3] + n[9 * k + b + 6];
+                    const REAL f = t != (REAL)0 ? (REAL)x / t : (REAL)0;
+                    mu[o] *= f;
+                    mu[o + 6] *= f;
+                    mu[o + 12] *= f;
+                }
+            }
+            err = (REAL)0;
+            for (uint i = 0; i < 18; i++) err += fabs(mu[i] - mu0[i]);
+        } while (err > (REAL)0.001 && ++rounds < EPIPAIR_IPF_ROUNDS);
+        REAL lr = (REAL)0, fitted = (REAL)0;
+        for (uint k = 0; k < 2; k++) {
+            for (uint a = 0; a < 3; a++) {
+                for (uint b = 0; b < 3; b++) {
+                    const REAL x = (REAL)n[9 * k + 3 * a + b] * sum_r;
+                    const REAL y = mu[6 * a + 2 * b + k] * sum_r;
+                    if (x != (REAL)0) lr += y != (REAL)0 ? x * log(x / y) : x * log(x);
+                    fitted += y;
+                }
+            }
+        }
+        measure = (lr + log(fitted)) * (REAL)(2u * sum);
+        *exact = measure;
+        if (measure < thr[df_adj]) measure = thr[df_adj];
+    }
+    *code = df_adj | (measure >= thr[3 + df_adj] ? 4u : 0u);
+    return measure;
+}
+
 __kernel EPIPAIR_ATTR void epistasis_pairs_stat(__global const ulong *bits,
                                                 __global const uint *counts, const uint i0,
                                                 const uint n_rows, const uint j0,
-                                                const uint n_cols, __global REAL *stat)
+                                                const uint n_cols, __global REAL *stat,
+                                                __global const REAL *thr,
+                                                __global REAL *exact, __global uint *code)
 {
     const uint r = get_global_id(0), c = get_global_id(1);
     if (r >= n_rows || c >= n_cols) return;
     const uint i = i0 + r, j = j0 + c;
+    const ulong at = (ulong)r * n_cols + c;
     REAL z;
+#if TEST == 2
+    REAL e = (REAL)-1;
+    uint k = 0u;
+#else
+    (void)thr; (void)exact; (void)code;
+#endif
     if (j <= i) {
         z = (REAL)-1;
     } else {
@@ -229,66 +367,107 @@ __kernel EPIPAIR_ATTR void epistasis_pairs_stat(__global const ulong *bits,
         epipair_ueki(n, &lor1, &var1);
         epipair_ueki(n + 9, &lor2, &var2);
         z = (lor1 - lor2) * (lor1 - lor2) / (var1 + var2);
-#else
+#elif TEST == 1
         z = epipair_joint(n);
+#else
+        z = epipair_boost(n, thr, &e, &k);
 #endif
         if (!isfinite(z)) z = NAN;
     }
-    stat[(ulong)r * n_cols + c] = z;
+    stat[at] = z;
+#if TEST == 2
+    exact[at] = e;
+    code[at] = k;
+#endif
 }
+
+/* Whether a tested pair counts at epi2: BOOST's bit (the threshold of its df), else z >= sig2. */
+#if TEST == 2
+#define EPIPAIR_SIG(z, at) ((code[at] >> 2) & 1u)
+#else
+#define EPIPAIR_SIG(z, at) ((z) >= sig2)
+#endif
 
 /* Row and column summaries: tested (finite), significant (>= sig2), best and where. */
 __kernel void epistasis_pairs_rows(__global const REAL *stat, const uint n_rows, const uint n_cols,
-                           const REAL sig2, __global uint *tested, __global uint *sig,
-                           __global REAL *best, __global uint *best_at)
+                           const REAL sig2, __global const uint *code, __global uint *tested,
+                           __global uint *sig, __global REAL *best, __global uint *best_at)
 {
+#if TEST != 2
+    (void)code;
+#endif
     const uint r = get_global_id(0);
     if (r >= n_rows) return;
     uint t = 0u, s = 0u, at = 0u;
     REAL b = (REAL)-1;
     for (uint c = 0; c < n_cols; c++) {
-        const REAL z = stat[(ulong)r * n_cols + c];
+        const ulong k = (ulong)r * n_cols + c;
+        const REAL z = stat[k];
         if (!(z >= (REAL)0)) continue;           /* untested (-1) or failed (NaN) */
         t++;
-        s += z >= sig2;
+        s += EPIPAIR_SIG(z, k);
         if (z > b) { b = z; at = c; }
     }
     tested[r] = t; sig[r] = s; best[r] = b; best_at[r] = at;
 }
 
 __kernel void epistasis_pairs_cols(__global const REAL *stat, const uint n_rows, const uint n_cols,
-                           const REAL sig2, __global uint *tested, __global uint *sig,
-                           __global REAL *best, __global uint *best_at)
+                           const REAL sig2, __global const uint *code, __global uint *tested,
+                           __global uint *sig, __global REAL *best, __global uint *best_at)
 {
+#if TEST != 2
+    (void)code;
+#endif
     const uint c = get_global_id(0);
     if (c >= n_cols) return;
     uint t = 0u, s = 0u, at = 0u;
     REAL b = (REAL)-1;
     for (uint r = 0; r < n_rows; r++) {
-        const REAL z = stat[(ulong)r * n_cols + c];
+        const ulong k = (ulong)r * n_cols + c;
+        const REAL z = stat[k];
         if (!(z >= (REAL)0)) continue;
         t++;
-        s += z >= sig2;
+        s += EPIPAIR_SIG(z, k);
         if (z > b) { b = z; at = r; }
     }
     tested[c] = t; sig[c] = s; best[c] = b; best_at[c] = at;
 }
 
-/* Failed pairs (NaN) of a row, for PLINK's count of tests that could not be done. */
+/* The hits of a row: pairs with stat >= sig1 (BOOST: every pair fitted exactly, with its
+ * exact statistic and df adjustment, as PLINK reports them), appended to hits through one
+ * atomic counter (their order is restored on the host); and the failed pairs (NaN), for
+ * PLINK's count of tests that could not be done. */
 __kernel void epistasis_pairs_hits(__global const REAL *stat, const uint n_rows, const uint n_cols,
                            const REAL sig1, const uint capacity, volatile __global uint *count,
                            __global uint *hit_row, __global uint *hit_col,
-                           __global REAL *hit_stat, __global uint *failed)
+                           __global REAL *hit_stat, __global uint *failed,
+                           __global const REAL *exact, __global const uint *code,
+                           __global uint *hit_code)
 {
     const uint r = get_global_id(0);
     if (r >= n_rows) return;
     uint f = 0u;
+#if TEST != 2
+    (void)exact; (void)code; (void)hit_code;
+#endif
     for (uint c = 0; c < n_cols; c++) {
-        const REAL z = stat[(ulong)r * n_cols + c];
+        const ulong at = (ulong)r * n_cols + c;
+        const REAL z = stat[at];
         if (isnan(z)) { f++; continue; }
+#if TEST == 2
+        const REAL value = exact[at];
+        if (value >= (REAL)0) {
+#else
+        const REAL value = z;
         if (z >= sig1) {
+#endif
             const uint k = atomic_inc(count);
-            if (k < capacity) { hit_row[k] = r; hit_col[k] = c; hit_stat[k] = z; }
+            if (k < capacity) {
+                hit_row[k] = r; hit_col[k] = c; hit_stat[k] = value;
+#if TEST == 2
+                hit_code[k] = code[at] & 3u;
+#endif
+            }
         }
     }
     failed[r] = f;

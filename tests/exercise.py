@@ -195,6 +195,23 @@ def exercise(device=None, *, only=None) -> dict[str, np.ndarray]:
                         best = tiles.search_tiles(rt, search)
                         out[key + ".tiles.scores"] = best.scores
                         out[key + ".tiles.snps"] = best.combos
+    if want("epistasis_pairs"):    # PLINK's pair tests on the device (float32, float64)
+        from oclstat._epistasis.pairs import DevicePairs
+        from oclstat._epistasis.validate import prepare_scan
+
+        g, missing, y = _epistasis_data()
+        for test in ("fast", "joint-effects", "boost"):
+            scan = prepare_scan(missing, y, test=test, epi1=0.9, epi2=0.2, cellmin=0)
+            for dt in reals:
+                key = f"epistasis_pairs.{test}.{np.dtype(dt).name}"
+                blk = DevicePairs(rt, scan, dtype=dt).block(0, scan.n_snps, 0, scan.n_snps,
+                                                            0.016, 1.6)
+                order = np.lexsort((blk.hits[1], blk.hits[0]))
+                out[key + ".hits"] = np.stack([blk.hits[0][order], blk.hits[1][order]])
+                out[key + ".stat"] = blk.hits[2][order]
+                for side, values in (("rows", blk.rows), ("cols", blk.cols)):
+                    out[f"{key}.{side}.counts"] = np.stack([values[0], values[1], values[3]])
+                    out[f"{key}.{side}.best"] = values[2]
     return out
 
 

@@ -93,6 +93,7 @@ def plink_normal_p(stat):
 @pytest.mark.parametrize("flags,test,suffix", [
     (("--fast-epistasis",), "fast", ".epi.cc"),
     (("--fast-epistasis", "joint-effects"), "joint-effects", ".epi.cc"),
+    (("--fast-epistasis", "boost"), "boost", ".epi.cc"),
     (("--epistasis",), "logistic", ".epi.cc"),
     (("--epistasis", "--pheno", "{d}/q.pheno"), "linear", ".epi.qt"),
 ])
@@ -114,7 +115,11 @@ def test_plink_files_are_plinks(dataset, tmp_path, flags, test, suffix):
     assert list(zip(ours.SNP1, ours.SNP2, strict=True)) == \
         list(zip(theirs.SNP1, theirs.SNP2, strict=True))
     stat_ours, stat_theirs = ours["STAT"].to_numpy(), theirs["STAT"].astype(float).to_numpy()
-    if test in ("fast", "joint-effects"):
+    if test == "boost":     # the exact statistic of every pair past the screen, its df
+        np.testing.assert_array_equal(stat_ours, stat_theirs)
+        np.testing.assert_array_equal(ours["DF"], theirs["DF"])
+        np.testing.assert_allclose(ours["P"], theirs["P"].astype(float), rtol=6e-4)
+    elif test in ("fast", "joint-effects"):
         np.testing.assert_array_equal(stat_ours, stat_theirs)
         np.testing.assert_allclose(as_printed(plink_normal_p(stat_ours), 4),
                                    theirs["P"].astype(float), rtol=3e-4)
@@ -122,10 +127,11 @@ def test_plink_files_are_plinks(dataset, tmp_path, flags, test, suffix):
         np.testing.assert_allclose(stat_ours, stat_theirs, rtol=2e-3)
         extra = "OR_INT" if test == "logistic" else "BETA_INT"
         np.testing.assert_allclose(ours[extra], theirs[extra], rtol=2e-3, atol=1e-5)
-    np.testing.assert_allclose(ours["P"], pt.chi2_p(stat_ours), rtol=6e-4)  # 4 digits
+    df = ours["DF"].to_numpy() if test == "boost" else 1
+    np.testing.assert_allclose(ours["P"], pt.chi2_p(stat_ours, df), rtol=6e-4)  # 4 digits
     summary = (tmp_path / f"ours{suffix}.summary").read_text()
     expected = (d / f"plink_{test}{suffix}.summary").read_text()
-    if test in ("fast", "joint-effects"):
+    if test in ("fast", "joint-effects", "boost"):
         assert summary == expected
     else:   # single-precision fits: the best chi-squares to PLINK's rounding
         a = pd.read_csv(tmp_path / f"ours{suffix}.summary", sep=r"\s+")
@@ -391,7 +397,7 @@ def test_a_fam_coded_0_1_is_refused_with_the_fix(tmp_path):
 
 
 @pytest.mark.parametrize("kwargs,match", [
-    ({"test": "boost"}, "test must be one of"),
+    ({"test": "case-only"}, "test must be one of"),
     ({"test": "fast", "epi1": 2.0}, "epi1 must be a p-value"),
     ({"test": "fast", "covariates": np.zeros((100, 1))}, "covariates are for"),
     ({"test": "k2", "epi1": 0.1}, "epi1= is for PLINK's pair tests"),
@@ -478,3 +484,51 @@ def test_read_plink_keeps_large_files_on_disk(tmp_path, monkeypatch):
     assert isinstance(oclstat.genotypes.read_plink(tmp_path / "s").genotypes, np.ndarray)
     monkeypatch.setattr(oclstat.genotypes, "IN_MEMORY_GENOTYPES", 1000)
     assert isinstance(oclstat.genotypes.read_plink(tmp_path / "s").genotypes, bed.BedMatrix)
+
+
+def test_boost_with_absent_genotypes_and_defaults_is_plinks(tmp_path, rt):
+    """BOOST where a SNP lacks a genotype (df 2 or 1, PLINK's df adjustment; two absent
+    genotypes of one SNP fail), at PLINK's default epi1 (5e-6) with a planted interaction and
+    at a loose one: PLINK 1.9's hits and summary byte for byte, on the device and in the host
+    reference (the pairs' tables through pairtests.boost)."""
+    g, y, _ = simulate(m=30, n=800, seed=21, missing=0.01)
+    g[4] = np.where(g[4] == 2, 1, g[4])                    # no hom A1 ...
+    g[9] = np.where(g[9] == 0, 1, g[9])                    # ... no hom A2
+    g[12] = np.where(g[12] >= 0, 1, g[12])                 # one genotype: left out (monomorphic)
+    g[13] = np.where(g[13] == 2, 0, g[13])                 # hom only: two genotypes absent
+    g[13] = np.where(g[13] == 1, 0, g[13])
+    g[13, :40] = 2
+    risk = (g[3] >= 1) & (g[17] >= 1)
+    y = np.where(risk, (np.arange(800) % 5 != 0), y).astype(np.int8)
+    write_plink(tmp_path / "b", g, y)
+    data = oclstat.genotypes.read_plink(tmp_path / "b")
+    for flags, epi1, name in (((), None, "default"), (("--epi1", "0.9"), 0.9, "loose")):
+        if PLINK is None:
+            pytest.skip("PLINK 1.9 is not installed (Debian: plink1.9)")
+        subprocess.run([PLINK, "--bfile", str(tmp_path / "b"), "--fast-epistasis", "boost",
+                        *flags, "--allow-no-sex", "--out", str(tmp_path / f"p_{name}")],
+                       capture_output=True, check=True)
+        res = oclstat.epistasis(data, test="boost", epi1=epi1, device=rt,
+                                out=tmp_path / f"o_{name}", progress=False)
+        for ext in (".epi.cc", ".epi.cc.summary"):
+            assert (tmp_path / f"o_{name}{ext}").read_text() == \
+                (tmp_path / f"p_{name}{ext}").read_text(), (name, ext)
+        hits = _hits(tmp_path / f"o_{name}.epi.cc")
+        if name == "loose":
+            assert set(hits["DF"]) == {1, 2, 4} and res.n_failed == 0
+        else:
+            assert len(hits) >= 1 and res.epi1 == 5e-6
+    # the host reference on the pairs' own tables gives the device's numbers
+    scan = prepare_scan(data, None, test="boost", epi1=0.05, epi2=0.01)
+    dev = DevicePairs(rt, scan).block(0, scan.n_snps, 0, scan.n_snps, 0.0, 0.0)
+    gg, yy = np.asarray(scan.genotypes), np.asarray(scan.phenotype)
+    r, c = dev.hits[0], dev.hits[1]
+    tables = np.zeros((len(r), 18), np.int64)
+    for k, (i, j) in enumerate(zip(r, c, strict=True)):
+        ok = (gg[i] >= 0) & (gg[j] >= 0)
+        for cls, grp in ((0, yy == 1), (1, yy == 0)):
+            a, b = 2 - gg[i][ok & grp], 2 - gg[j][ok & grp]
+            tables[k, 9 * cls:9 * cls + 9] = np.bincount(3 * a + b, minlength=9)
+    value, exact, df, _ = pt.boost(tables, 0.05, 0.01)
+    np.testing.assert_allclose(dev.hits[2], exact, rtol=1e-12)
+    np.testing.assert_array_equal(dev.hits[3], df)

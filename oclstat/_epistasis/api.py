@@ -17,8 +17,8 @@ from . import tasks
 from .cuda import available, search_tensor_cores
 from .opencl import run_search
 from .pairs import DevicePairs, HostPairs
+from .pairtests import BOOST_EPI1, chi2_p
 from .pairtests import TESTS as PLINK_TESTS
-from .pairtests import chi2_p
 from .plan import Search, prepare
 from .result import EpistasisResult, PairScanResult
 from .scan import (
@@ -37,6 +37,8 @@ BACKENDS = ("auto", "opencl", "cuda")
 #: Every test: the exhaustive search's scores (the best ``top`` combinations of any order)
 #: and PLINK's pair tests (every pair below ``epi1``).
 ALL_TESTS = ("k2", "mi", *PLINK_TESTS)
+#: PLINK's pair tests computed on the device (the regressions are fitted on the host).
+DEVICE_TESTS = ("fast", "joint-effects", "boost")
 #: Rows x columns of one block of pairs: the device's, and the host regressions'.
 DEVICE_BLOCK, HOST_BLOCK = 2048, 256
 
@@ -89,12 +91,14 @@ def epistasis(genotypes, phenotype=None, *, order: int = 4, test: str = "k2", to
         Not needed with a Genotypes that carries one.
     order : {2, 3, 4}, optional
         SNPs per combination.
-    test : {"k2", "mi", "fast", "joint-effects", "logistic", "linear"}, optional
+    test : {"k2", "mi", "fast", "joint-effects", "boost", "logistic", "linear"}, optional
         "k2" (Bayesian K2 score, lower is better) and "mi" (mutual information, higher is
         better) keep the ``top`` best combinations of ``order`` SNPs (``score=`` is the old
         name). PLINK 1.9's pair tests report every pair with p below ``epi1`` and a per-SNP
         summary: "fast" (``--fast-epistasis``, the Ueki-Cordell test), "joint-effects"
-        (``--fast-epistasis joint-effects``), "logistic" and "linear" (``--epistasis``: the
+        (``--fast-epistasis joint-effects``), "boost" (``--fast-epistasis boost``: BOOST's
+        likelihood ratio of the log-linear model without the three-way interaction, 4 df,
+        screened by its Kirkwood approximation), "logistic" and "linear" (``--epistasis``: the
         1-df interaction of a logistic or linear model; "linear" takes a quantitative
         phenotype), PLINK's numbers on PLINK's orientation (A1 the minor allele).
     top : int, optional
@@ -114,8 +118,9 @@ def epistasis(genotypes, phenotype=None, *, order: int = 4, test: str = "k2", to
     client : dask.distributed.Client or LocalDevices, optional
         Cut the search into tasks on this executor (the same result).
     epi1, epi2 : float, optional
-        PLINK's tests: report the pairs with p below ``epi1`` (PLINK's default 1e-4), count
-        per SNP those below ``epi2`` (0.01) in the summary.
+        PLINK's tests: report the pairs with p below ``epi1`` (PLINK's default 1e-4; 5e-6 for
+        "boost", which reports every pair its screen passes, with the exact statistic),
+        count per SNP those below ``epi2`` (0.01) in the summary.
     covariates : array_like or DataFrame, optional
         "logistic" and "linear": further terms of the model (samples x covariates; a
         DataFrame indexed by sample is matched by label); fitted per pair.
@@ -179,12 +184,13 @@ def epistasis(genotypes, phenotype=None, *, order: int = 4, test: str = "k2", to
     if test in PLINK_TESTS:
         if order != 2 and order != 4:
             raise ValueError(f"test {test!r} scans pairs: order must be 2, got {order}")
+        default = BOOST_EPI1 if test == "boost" else 1e-4
         scan = prepare_scan(genotypes, phenotype, test=test,
-                            epi1=1e-4 if epi1 is None else epi1, epi2=epi2, snps=snps,
+                            epi1=default if epi1 is None else epi1, epi2=epi2, snps=snps,
                             layout=layout, covariates=covariates, cellmin=cellmin,
                             keep_allele_order=keep_allele_order)
         rt = None
-        if test in ("fast", "joint-effects"):
+        if test in DEVICE_TESTS:
             rt = (_runtimes(device) or [runtime_for(None, "epistasis")])[0]
         return with_input(scan_pairs(scan, rt, out=out, job=job, resume=resume,
                                      progress=progress), genotypes)
@@ -192,7 +198,8 @@ def epistasis(genotypes, phenotype=None, *, order: int = 4, test: str = "k2", to
                                  ("out", out, None)):
         if value is not default:
             raise ValueError(f"{name}= is for PLINK's pair tests (test='fast', "
-                             f"'joint-effects', 'logistic', 'linear'), not test={test!r}")
+                             f"'joint-effects', 'boost', 'logistic', 'linear'), not "
+                             f"test={test!r}")
     if backend not in BACKENDS:
         raise ValueError(f"backend must be one of {BACKENDS}, got {backend!r}")
     search = prepare(genotypes, phenotype, order=order, score=test, top=top, snps=snps,
@@ -326,7 +333,12 @@ def _hits_table(scan, kept) -> pd.DataFrame:
         frame[EXTRA[scan.test]] = (np.concatenate([h[3] for h in kept]) if kept
                                    else np.zeros(0))
     frame["STAT"] = stat
-    frame["P"] = chi2_p(stat)
+    if scan.test == "boost":        # PLINK's DF column: 4, or 2 / 1 with absent genotypes
+        frame["DF"] = (np.concatenate([h[3] for h in kept]) if kept
+                       else np.zeros(0, np.int64)).astype(np.int64)
+        frame["P"] = chi2_p(stat, frame["DF"].to_numpy())
+    else:
+        frame["P"] = chi2_p(stat)
     return frame
 
 

@@ -25,7 +25,7 @@ import numpy as np
 
 from .._readers import bed
 from .._readers.bed import BedMatrix
-from .pairtests import interaction_fit, linear_cells, logistic_cells
+from .pairtests import boost_thresholds, interaction_fit, linear_cells, logistic_cells
 from .scores import encode_bits, genotype_counts
 
 _U32 = np.uint32
@@ -72,7 +72,7 @@ def _blocks(g):
 
 
 class DevicePairs:
-    """PLINK's fast tests (``fast``, ``joint-effects``) on an OpenCL device."""
+    """PLINK's fast tests (``fast``, ``joint-effects``, ``boost``) on an OpenCL device."""
 
     def __init__(self, rt, scan, dtype=None):
         self.rt = rt
@@ -97,9 +97,13 @@ class DevicePairs:
                 counts[a:b, k, 3] = (block[:, grp] < 0).any(axis=1)
         self.bits = rt.to_device(bits, writable=False)
         self.counts = rt.to_device(counts, writable=False)
-        self.defines = {**rt.real_defines(self.real), "TEST": {"fast": 0,
-                                                               "joint-effects": 1}[scan.test],
+        self.test = {"fast": 0, "joint-effects": 1, "boost": 2}[scan.test]
+        self.defines = {**rt.real_defines(self.real), "TEST": self.test,
                         "CELLMIN": int(scan.cellmin), "W": int(self.n_words)}
+        # BOOST's thresholds by df adjustment: epi1 (the screen) and epi2 (the summary)
+        self.thresholds = rt.to_device(
+            np.concatenate(boost_thresholds(scan.epi1, scan.epi2)).astype(self.real),
+            writable=False)
         if not rt.gpu_schedule:
             self.defines["EPI_ONE_ITEM_PER_LANE"] = 1
         if rt.builtin_popcount:
@@ -119,16 +123,20 @@ class DevicePairs:
             raise IndexError(f"block rows {i0}..{i0 + n_rows}, columns {j0}..{j0 + n_cols} "
                              f"outside the {self.n_snps} SNPs")
         rt, r = self.rt, self.real
+        boost = self.test == 2
+        pairs = n_rows * n_cols if boost else 1          # BOOST's per-pair exact value, code
         stat = self._buf("stat", n_rows * n_cols * r.itemsize)
+        exact, code = self._buf("exact", pairs * r.itemsize), self._buf("code", pairs * 4)
         local = (8, 8) if rt.gpu_schedule else (1, 64)
         rt.launch_nd(self.kernel("stat"), (n_rows, n_cols), local, self.bits, self.counts,
-                     _U32(i0), _U32(n_rows), _U32(j0), _U32(n_cols), stat)
+                     _U32(i0), _U32(n_rows), _U32(j0), _U32(n_cols), stat, self.thresholds,
+                     exact, code)
         sides = []
         for name, n in (("rows", n_rows), ("cols", n_cols)):
             out = [np.empty(n, _U32), np.empty(n, _U32), np.empty(n, r), np.empty(n, _U32)]
             bufs = [self._buf(f"{name}{k}", a.nbytes) for k, a in enumerate(out)]
             rt.launch(self.kernel(name), n, stat, _U32(n_rows), _U32(n_cols), r.type(sig2),
-                      *bufs)
+                      code, *bufs)
             for b, a in zip(bufs, out, strict=True):
                 rt.read(b, a)
             sides.append((out[0].astype(np.int64), out[1].astype(np.int64),
@@ -138,9 +146,10 @@ class DevicePairs:
             count = rt.to_device(np.zeros(1, _U32))
             hr, hc = self._buf("hr", capacity * 4), self._buf("hc", capacity * 4)
             hs = self._buf("hs", capacity * r.itemsize)
+            hk = self._buf("hk", capacity * 4 if boost else 4)
             failed = self._buf("failed", n_rows * 4)
             rt.launch(self.kernel("hits"), n_rows, stat, _U32(n_rows), _U32(n_cols),
-                      r.type(sig1), _U32(capacity), count, hr, hc, hs, failed)
+                      r.type(sig1), _U32(capacity), count, hr, hc, hs, failed, exact, code, hk)
             n_hits = np.empty(1, _U32)
             rt.read(count, n_hits)
             if int(n_hits[0]) <= capacity:
@@ -148,12 +157,14 @@ class DevicePairs:
             capacity = int(n_hits[0])
         k = int(n_hits[0])
         rows, cols, vals = np.empty(k, _U32), np.empty(k, _U32), np.empty(k, r)
+        codes = np.empty(k if boost else 0, _U32)
         fails = np.empty(n_rows, _U32)
-        for b, a in ((hr, rows), (hc, cols), (hs, vals), (failed, fails)):
+        for b, a in ((hr, rows), (hc, cols), (hs, vals), (failed, fails), (hk, codes)):
             if a.size:
                 rt.read(b, a)
+        df = (4 >> codes.astype(np.int64)) if boost else None    # BOOST: 4, 2 or 1 df
         return Block((rows.astype(np.int64), cols.astype(np.int64), vals.astype(np.float64),
-                      None), sides[0], sides[1], int(fails.sum()))
+                      df), sides[0], sides[1], int(fails.sum()))
 
 
 class HostPairs:

@@ -37,19 +37,123 @@ from __future__ import annotations
 import numpy as np
 from scipy import stats as _stats
 
-__all__ = ["TESTS", "ueki_cordell", "joint_effects", "logistic_cells", "linear_cells",
-           "interaction_fit", "chi2_p", "cell_codes"]
+__all__ = ["TESTS", "ueki_cordell", "joint_effects", "boost", "boost_thresholds",
+           "logistic_cells", "linear_cells", "interaction_fit", "chi2_p", "cell_codes"]
 
 #: The tests PLINK 1.9 offers for pairs (``--fast-epistasis`` variants, ``--epistasis``).
-TESTS = ("fast", "joint-effects", "logistic", "linear")
+TESTS = ("fast", "joint-effects", "boost", "logistic", "linear")
+
+#: PLINK 1.9's --epi1 of --fast-epistasis boost when none is given.
+BOOST_EPI1 = 5e-6
 
 #: The genotype codes x1, x2 (A1 allele counts) of the 9 cells (cell 3 a + b, a = 2 - x1).
 cell_codes = (np.repeat([2, 1, 0], 3), np.tile([2, 1, 0], 3))
 
 
-def chi2_p(stat) -> np.ndarray:
-    """The upper tail of chi-square with 1 df (NaN stays NaN)."""
-    return _stats.chi2.sf(np.asarray(stat, dtype=np.float64), 1)
+def chi2_p(stat, df=1) -> np.ndarray:
+    """The upper tail of chi-square with ``df`` degrees of freedom (NaN stays NaN)."""
+    return _stats.chi2.sf(np.asarray(stat, dtype=np.float64), df)
+
+
+def boost_thresholds(epi1: float, epi2: float) -> tuple[np.ndarray, np.ndarray]:
+    """BOOST's chi-square thresholds for 4, 2 and 1 df (df adjustment 0, 1, 2): the screen at
+    ``epi1`` and the summary's count at ``epi2``, as PLINK 1.9 sets them (when the two are
+    equal, the count is of values strictly above the screen's).
+
+    >>> [np.round(t, 4).tolist() for t in boost_thresholds(0.05, 0.01)]
+    [[9.4877, 5.9915, 3.8415], [13.2767, 9.2103, 6.6349]]
+    """
+    df = np.array([4, 2, 1])
+    a1 = _stats.chi2.isf(epi1, df) if epi1 < 1 else np.zeros(3)
+    a2 = _stats.chi2.isf(epi2, df) if epi2 < 1 else np.zeros(3)
+    if a1[0] == a2[0]:
+        a2 = a1 * (1 + 2.0 ** -44)
+    return a1, a2
+
+
+def boost(tables: np.ndarray, epi1: float, epi2: float):
+    """BOOST's statistics of pairs (Wan et al. 2010) as PLINK 1.9's ``--fast-epistasis boost``
+    computes them; the host reference of the device's kernel.
+
+    Parameters
+    ----------
+    tables : array_like, shape (pairs, 18)
+        Cell counts ``9 k + 3 a + b``: k 0 cases, 1 controls; a, b the two SNPs' genotypes.
+    epi1, epi2 : float
+        PLINK's --epi1 (the screen) and --epi2 (the summary's count).
+
+    Returns
+    -------
+    value : ndarray
+        What PLINK's summary uses: the Kirkwood-superposition (KSA) statistic, or for pairs
+        past the screen the exact one raised to the screen's threshold; NaN for a pair that
+        fails (two genotypes of one SNP absent).
+    exact : ndarray
+        The likelihood-ratio statistic of the model without the three-way interaction, by
+        iterative proportional fitting (PLINK's stopping rule), for the pairs past the screen
+        (PLINK reports them all); NaN elsewhere.
+    df : ndarray
+        4, or 2 and 1 with absent genotypes.
+    significant : ndarray of bool
+        ``value`` at or above the epi2 threshold of its df.
+
+    Examples
+    --------
+    >>> t = np.array([[30, 10, 5, 12, 20, 9, 4, 8, 25, 10, 30, 6, 11, 18, 10, 7, 9, 12]])
+    >>> value, exact, df, sig = boost(t, 0.5, 0.5)
+    >>> round(float(exact[0]), 4), int(df[0])
+    (16.1705, 4)
+    """
+    a1, a2 = boost_thresholds(epi1, epi2)
+    t = np.asarray(tables, dtype=np.int64)
+    out = [np.full(len(t), np.nan) for _ in range(2)]
+    dfs, sig = np.full(len(t), 4), np.zeros(len(t), bool)
+    for p, n in enumerate(t):
+        value, exact, adj = _boost_one(n, a1)
+        out[0][p], out[1][p], dfs[p] = value, exact, 4 >> adj
+        sig[p] = value >= a2[adj]
+    return out[0], out[1], dfs, sig
+
+
+def _boost_one(n: np.ndarray, a1: np.ndarray) -> tuple[float, float, int]:
+    """(summary value, exact or NaN, df adjustment) of one pair's 18 cells."""
+    c = n.reshape(2, 3, 3).astype(np.float64)             # class, a, b
+    per_a = c.sum(axis=(0, 2))
+    adj = int((per_a == 0).sum())
+    if adj > 1:
+        return np.nan, np.nan, 0
+    with np.errstate(divide="ignore", invalid="ignore"):
+        p_ca = np.nan_to_num(c.sum(axis=2) / per_a)        # P(class | a), (class, a)
+        p_bc = np.nan_to_num(c.sum(axis=1) / c.sum(axis=(1, 2))[:, None])   # P(b | class)
+        per_b = c.sum(axis=(0, 1))
+        if (per_b == 0).sum() > 1:
+            return np.nan, np.nan, 0
+        adj += int((per_b == 0).sum())
+        p_ab = np.nan_to_num(c.sum(axis=0) / per_b)        # P(a | b), (a, b)
+        total = c.sum()
+        m = p_ab[None] * p_bc[:, None, :] * p_ca[:, :, None]
+        nz = c > 0
+        value = 2 * (np.sum(np.where(nz & (m > 0), c * np.log(np.where(nz, c, 1)
+                                                                / np.where(m > 0, m, 1)), 0))
+                     - np.sum(np.where(nz & (m == 0), c * np.log(np.where(nz, c, 1)), 0))
+                     + total * np.log(m.sum() / total))
+    if not value > a1[adj]:
+        return value, np.nan, adj
+    mu = np.ones((2, 3, 3))
+    for _ in range(10_000):        # PLINK's rule ends in a few dozen rounds (the device's cap)
+        before = mu.copy()
+        for axis, margin in ((0, c.sum(axis=0)), (2, c.sum(axis=2)), (1, c.sum(axis=1))):
+            fitted = mu.sum(axis=axis)
+            with np.errstate(divide="ignore", invalid="ignore"):
+                f = np.where(fitted != 0, margin / fitted, 0.0)
+            mu = mu * np.expand_dims(f, axis)
+        if not np.abs(mu - before).sum() > 0.001:
+            break
+    x, y = c / total, mu / total
+    with np.errstate(divide="ignore", invalid="ignore"):
+        terms = np.where(x != 0, x * np.log(np.where(y != 0, x / y, x)), 0.0)
+    exact = (terms.sum() + np.log(y.sum())) * 2 * total
+    return max(exact, a1[adj]), exact, adj
 
 
 def _group_ueki(n: np.ndarray):

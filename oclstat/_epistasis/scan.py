@@ -265,22 +265,26 @@ def epi_header(scan: PairScan) -> str:
     """The header line of the hits file, PLINK's layout (names padded to the longest)."""
     width = scan.width
     extra = f"{EXTRA[scan.test]:>12} " if scan.test in EXTRA else ""
+    df = f"{'DF':>4} " if scan.test == "boost" else ""
     return (f"CHR1 {'SNP1':>{width}} CHR2 {'SNP2':>{width}} {extra}{'STAT':>12} "
-            f"{'P':>12} \n")
+            f"{df}{'P':>12} \n")
 
 
 def epi_lines(scan: PairScan, rows, cols, stat, extra=None) -> str:
     """Hit lines (rows, cols: SNP indices, sorted) in PLINK's layout: CHR1 SNP1 CHR2 SNP2
-    [OR_INT | BETA_INT] STAT P (6 significant digits, P 4)."""
+    [OR_INT | BETA_INT] STAT [DF] P (6 significant digits, P 4); for "boost" ``extra`` is
+    the df of each pair (4, 2 or 1)."""
     width = scan.width
     names, chrs = scan.names, scan.chromosomes
-    p = chi2_p(stat)
+    boost = scan.test == "boost"
+    p = chi2_p(stat, extra if boost else 1)
     out = []
     for k in range(len(rows)):
         i, j = int(rows[k]), int(cols[k])
         head = f"{chrs[i]:>4} {names[i]:>{width}} {chrs[j]:>4} {names[j]:>{width}} "
-        mid = f"{_g(extra[k], 6):>12} " if extra is not None else ""
-        out.append(f"{head}{mid}{_g(stat[k], 6):>12} {_g(p[k], 4):>12} \n")
+        mid = f"{_g(extra[k], 6):>12} " if extra is not None and not boost else ""
+        df = f"{int(extra[k]):>4} " if boost else ""
+        out.append(f"{head}{mid}{_g(stat[k], 6):>12} {df}{_g(p[k], 4):>12} \n")
     return "".join(out)
 
 

@@ -33,13 +33,16 @@ def add_arguments(p) -> None:
     src.add_argument("--csv", help="0/1/2 genotype table (CSV/TSV, .gz ok)")
     plink = p.add_argument_group("PLINK's inputs and tests")
     plink.add_argument("--test", default=None,
-                       choices=["k2", "mi", "fast", "joint-effects", "logistic", "linear"],
+                       choices=["k2", "mi", "fast", "joint-effects", "boost", "logistic",
+                                "linear"],
                        help="k2 (default) or mi: the --top best combinations of --order SNPs; "
                             "PLINK 1.9's pair tests, every pair with p < --epi1: fast "
-                            "(--fast-epistasis, Ueki-Cordell), joint-effects, logistic and "
-                            "linear (--epistasis; linear for a quantitative trait)")
+                            "(--fast-epistasis, Ueki-Cordell), joint-effects, boost "
+                            "(--fast-epistasis boost), logistic and linear (--epistasis; "
+                            "linear for a quantitative trait)")
     plink.add_argument("--epi1", type=float, default=None,
-                       help="report pairs with p below this (PLINK's default 1e-4)")
+                       help="report pairs with p below this (PLINK's default 1e-4; boost "
+                            "5e-6)")
     plink.add_argument("--epi2", type=float, default=0.01,
                        help="the .summary counts, per SNP, partners with p below this (0.01)")
     plink.add_argument("--pheno", metavar="FILE",

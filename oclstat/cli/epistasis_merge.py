@@ -15,7 +15,7 @@ def add_arguments(p) -> None:
     p.add_argument("prefix", help="the --out prefix the jobs wrote under")
     p.add_argument("n_jobs", type=int, help="N, the number of jobs")
     p.add_argument("--test", default="fast",
-                   choices=["fast", "joint-effects", "logistic", "linear"],
+                   choices=["fast", "joint-effects", "boost", "logistic", "linear"],
                    help="the jobs' test (linear wrote .epi.qt; the others .epi.cc)")
 
 
