@@ -224,7 +224,7 @@ inline REAL epipair_joint(const uint *n)
  * the first SNP (df_adj 1) or one of each SNP (2) is absent; more absent: NaN (fails).
  * Returns the value PLINK's summary uses (the KSA value, or the exact one raised to the epi1
  * threshold); *exact gets the exact statistic (-1 when not fitted), *code the df adjustment
- * and the epi2 bit (thr[3 + df_adj]). */
+ * and the epi2 bit (thr[3 + df_adj]). thr[6 + x] holds x log x for the cell counts x. */
 /* A bound on the fitting rounds (PLINK has none): in float, cells of millions cannot move by
  * less than 0.001 in all; in double PLINK's rule ends in a few dozen rounds. */
 #define EPIPAIR_IPF_ROUNDS 10000u
@@ -266,6 +266,7 @@ inline REAL epipair_boost(const uint *n, __global const REAL *thr, REAL *exact, 
         mu_xx[3 * b + 1] = (REAL)x1 * r;
         mu_xx[3 * b + 2] = (REAL)x2 * r;
     }
+    /* sum over cells of x log(x / m) (x log x when m is 0), x log x from the table thr[6 + x] */
     REAL measure = (REAL)0, tau = (REAL)0;
     for (uint k = 0; k < 2; k++) {
         for (uint a = 0; a < 3; a++) {
@@ -275,8 +276,8 @@ inline REAL epipair_boost(const uint *n, __global const REAL *thr, REAL *exact, 
                 tau += m;
                 const uint x = n[9 * k + 3 * a + b];
                 if (x) {
-                    if (m != (REAL)0) measure -= (REAL)x * log(m * ((REAL)1 / (REAL)x));
-                    else measure += (REAL)x * log((REAL)x);
+                    measure += thr[6u + x];
+                    if (m != (REAL)0) measure -= (REAL)x * log(m);
                 }
             }
         }

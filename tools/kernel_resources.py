@@ -15,9 +15,10 @@ the device has no cl_khr_fp64, as a device without double precision would.
     python tools/kernel_resources.py            # the table
     python tools/kernel_resources.py --check    # exit 1 on a violation of the limits below
 
-Limits (--check): no spill stores or loads in any kernel; no stack in the hot kernels; static
-local memory at most 48 KiB; epistasis_search (the GPU schedule's epistasis kernel) under 64
-registers on sm_90; every no-fp64 build compiles.
+Limits (--check): no spill stores or loads in any kernel; no stack in the hot kernels (but
+epistasis_search on NVIDIA, below); static local memory at most 48 KiB; epistasis_search (the
+GPU schedule's epistasis kernel) at most EPI_SM90_REGISTERS registers on sm_90 and
+EPI_SM90_STACK bytes of stack on sm_80 and sm_90; every no-fp64 build compiles.
 """
 
 from __future__ import annotations
@@ -34,6 +35,11 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 LOCAL_LIMIT = 48 * 1024
+#: epistasis_search on sm_90, as measured on an H200 (benchmarks/RESULTS.md, 2026-11-26): the
+#: order-4 build that keeps 27 counters per class (96 registers, a 232-byte stack) ran at 1.37
+#: T combinations x samples/s; a stack-free variant with 9 counters (64 registers) at 1.14 T.
+EPI_SM90_REGISTERS = 96
+EPI_SM90_STACK = 256
 #: Kernels whose time matters: they must keep their state in registers (no stack frame).
 HOT = {"epistasis_search", "fisher_rcont2_count", "permutation_step", "gsea_metric",
        "gsea_metric_profile",
@@ -228,11 +234,14 @@ def report(check: bool = False) -> tuple[list[dict], list[str]]:
                 if r["spill_stores"] or r["spill_loads"]:
                     problems.append(f"{arch} {kernel} ({label}): spills "
                                     f"{r['spill_stores']}/{r['spill_loads']} bytes")
-                if kernel in HOT and r["stack"]:
+                allowed = (EPI_SM90_STACK if kernel == "epistasis_search"
+                           and arch.startswith("sm_") else 0)
+                if kernel in HOT and r["stack"] > allowed:
                     problems.append(f"{arch} {kernel} ({label}): {r['stack']}-byte stack")
                 if r["local"] > LOCAL_LIMIT:
                     problems.append(f"{arch} {kernel} ({label}): {r['local']} bytes local")
-                if kernel == "epistasis_search" and arch == "sm_90" and r["registers"] >= 64:
+                if kernel == "epistasis_search" and arch == "sm_90" and \
+                        r["registers"] > EPI_SM90_REGISTERS:
                     problems.append(f"sm_90 epistasis_search ({label}): {r['registers']} "
                                     "registers")
             if "gfx1100" in _amd_support(llvm):

@@ -100,9 +100,13 @@ class DevicePairs:
         self.test = {"fast": 0, "joint-effects": 1, "boost": 2}[scan.test]
         self.defines = {**rt.real_defines(self.real), "TEST": self.test,
                         "CELLMIN": int(scan.cellmin), "W": int(self.n_words)}
-        # BOOST's thresholds by df adjustment: epi1 (the screen) and epi2 (the summary)
+        # BOOST's thresholds by df adjustment, epi1 (the screen) and epi2 (the summary), then
+        # x log x for every cell count x (no division or second log per cell on the device)
+        cells = np.arange(int(keep.sum()) + 1, dtype=np.float64)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            xlogx = np.where(cells > 0, cells * np.log(cells), 0.0)
         self.thresholds = rt.to_device(
-            np.concatenate(boost_thresholds(scan.epi1, scan.epi2)).astype(self.real),
+            np.concatenate([*boost_thresholds(scan.epi1, scan.epi2), xlogx]).astype(self.real),
             writable=False)
         if not rt.gpu_schedule:
             self.defines["EPI_ONE_ITEM_PER_LANE"] = 1
