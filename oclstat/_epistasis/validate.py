@@ -217,19 +217,20 @@ def prepare_scan(genotypes, phenotype, *, test, epi1, epi2, snps=None, layout="s
         g, names = _take(g, snps=idx), [names[i] for i in idx]
         chromosomes = [chromosomes[i] for i in idx]
     width = plink_name_width([str(n) for n in names])
-    usable = _usable_sites(g, y, chromosomes, test, cellmin)
+    usable, swapped = _site_checks(g, y, chromosomes, test, cellmin)
     if not usable.all():
         idx = np.flatnonzero(usable)
         g, names = _take(g, snps=idx), [names[i] for i in idx]
         chromosomes = [chromosomes[i] for i in idx]
+        swapped = swapped[idx]
     if g.shape[0] < 2:
         raise ValueError(f"a pair scan needs at least 2 SNPs that can be tested, got "
                          f"{g.shape[0]} (monomorphic sites, haploid chromosomes and, for "
                          "joint-effects, sites with a genotype rarer than 3 x cellmin in cases "
                          "or controls are left out, as PLINK leaves them out)")
-    if isinstance(g, BedMatrix):
+    if isinstance(g, BedMatrix):        # on disk: recounted as it is read, a block at a time
         if not keep_allele_order:
-            g = g.flipped(per_snp(g, lambda b: orient_minor(b)[1]))
+            g = g.flipped(swapped)
     else:
         g = np.ascontiguousarray(g if keep_allele_order else orient_minor(g)[0])
     return PairScan(g, y, [str(n) for n in names],
@@ -242,19 +243,21 @@ def prepare_scan(genotypes, phenotype, *, test, epi1, epi2, snps=None, layout="s
 HAPLOID = {"X", "Y", "MT", "23", "24", "26", "chrX", "chrY", "chrM", "chrMT"}
 
 
-def _usable_sites(g, y, chromosomes, test, cellmin) -> np.ndarray:
-    """The SNPs PLINK 1.9 scans: not on a haploid chromosome, not monomorphic over the
-    samples; for joint-effects every genotype of the SNP seen at least 3 x cellmin times in
-    cases and in controls (rarer sites can pass no pair's cell minimum)."""
+def _site_checks(g, y, chromosomes, test, cellmin) -> tuple[np.ndarray, np.ndarray]:
+    """In one pass over the SNPs (a block at a time for a .bed on disk): the SNPs PLINK 1.9
+    scans (not on a haploid chromosome, not monomorphic over the samples; for joint-effects
+    every genotype seen at least 3 x cellmin times in cases and in controls, since rarer sites
+    can pass no pair's cell minimum), and those whose A1 is the major allele (recounted)."""
     ok = np.array([str(c) not in HAPLOID for c in chromosomes], dtype=bool)
 
-    def usable(b):
+    def checks(b):
         present = np.stack([(b == v).any(axis=1) for v in range(3)], axis=1)
         fine = present.sum(axis=1) >= 2
         if test == "joint-effects" and cellmin:
             for grp in (y == 1, y == 0):
                 counts = np.stack([(b[:, grp] == v).sum(axis=1) for v in range(3)], axis=1)
                 fine &= (counts >= 3 * cellmin).all(axis=1)
-        return fine
+        return np.stack([fine, orient_minor(b)[1]], axis=1)
 
-    return ok & per_snp(g, usable)
+    both = per_snp(g, checks)
+    return ok & both[:, 0], both[:, 1]
