@@ -266,21 +266,43 @@ inline REAL epipair_boost(const uint *n, __global const REAL *thr, REAL *exact, 
         mu_xx[3 * b + 1] = (REAL)x1 * r;
         mu_xx[3 * b + 2] = (REAL)x2 * r;
     }
-    /* sum over cells of x log(x / m) (x log x when m is 0), x log x from the table thr[6 + x] */
+    /* sum over cells of x log(x / m): m = P(a | b) P(b | k) P(k | a) is positive wherever x
+     * is, and log m splits into the logs of the margins' counts, so the sum is one of
+     * x log x over the cells and the margins (the table thr[6 + x]): no logarithm per cell */
     REAL measure = (REAL)0, tau = (REAL)0;
     for (uint k = 0; k < 2; k++) {
         for (uint a = 0; a < 3; a++) {
             const REAL pk = p_ca[2 * a + k];
-            for (uint b = 0; b < 3; b++) {
-                const REAL m = mu_xx[a + 3 * b] * p_bc[3 * k + b] * pk;
-                tau += m;
-                const uint x = n[9 * k + 3 * a + b];
-                if (x) {
-                    measure += thr[6u + x];
-                    if (m != (REAL)0) measure -= (REAL)x * log(m);
-                }
-            }
+            for (uint b = 0; b < 3; b++) tau += mu_xx[a + 3 * b] * p_bc[3 * k + b] * pk;
         }
+    }
+    {
+        uint nk[2] = {0u, 0u}, na[3] = {0u, 0u, 0u}, nb[3] = {0u, 0u, 0u};
+        for (uint k = 0; k < 2; k++) {
+            for (uint a = 0; a < 3; a++) {
+                uint nak = 0u;
+                for (uint b = 0; b < 3; b++) {
+                    const uint x = n[9 * k + 3 * a + b];
+                    measure += thr[6u + x];    /* + x log x of the cell */
+                    nak += x;
+                }
+                measure -= thr[6u + nak];      /* - n_ak log n_ak (P(k | a)) */
+                na[a] += nak;
+                nk[k] += nak;
+            }
+            for (uint b = 0; b < 3; b++) {
+                const uint nkb = n[9 * k + b] + n[9 * k + 3 + b] + n[9 * k + 6 + b];
+                measure -= thr[6u + nkb];      /* - n_kb log n_kb (P(b | k)) */
+                nb[b] += nkb;
+            }
+            measure += thr[6u + nk[k]];
+        }
+        for (uint a = 0; a < 3; a++) {
+            for (uint b = 0; b < 3; b++)       /* - n_ab log n_ab (P(a | b)) */
+                measure -= thr[6u + n[3 * a + b] + n[9 + 3 * a + b]];
+            measure += thr[6u + na[a]];
+        }
+        for (uint b = 0; b < 3; b++) measure += thr[6u + nb[b]];
     }
     const REAL sum_r = (REAL)1 / (REAL)sum;
     measure = (REAL)2 * (measure + (REAL)sum * log(tau * sum_r));

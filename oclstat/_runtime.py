@@ -223,9 +223,6 @@ CPU_PREFERENCE_BY_WORKLOAD = {
     # the exact r x c Fisher test's network stages (each work-item loops over the ways to
     # fill a column): pocl 6.2 s, Intel 18.8 s on a 5 x 5 table of n = 165 (2026-11-25)
     "fisher_exact": ("portable computing language", "intel(r) opencl"),
-    # PLINK's boost pair test (18 logarithms a pair): Intel 28.8 s, pocl 48.6 s on 20,000
-    # SNPs x 2,000 samples (2026-11-26); the other pair tests follow "epistasis"
-    "epistasis_boost": ("intel(r) opencl", "portable computing language"),
 }
 #: Common names of implementations: each matches a platform-name substring (or a type).
 ALIASES = {

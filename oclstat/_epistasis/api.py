@@ -191,8 +191,7 @@ def epistasis(genotypes, phenotype=None, *, order: int = 4, test: str = "k2", to
                             keep_allele_order=keep_allele_order)
         rt = None
         if test in DEVICE_TESTS:
-            workload = "epistasis_boost" if test == "boost" else "epistasis"
-            rt = (_runtimes(device) or [runtime_for(None, workload)])[0]
+            rt = (_runtimes(device) or [runtime_for(None, "epistasis")])[0]
         return with_input(scan_pairs(scan, rt, out=out, job=job, resume=resume,
                                      progress=progress), genotypes)
     for name, value, default in (("epi1", epi1, None), ("covariates", covariates, None),
