@@ -214,21 +214,22 @@ inline REAL epipair_joint(const uint *n)
     return diff * diff / (v1 + v2);
 }
 
+/* A bound on BOOST's fitting rounds (PLINK has none): in float, cells of millions cannot move
+ * by less than 0.001 in all; in double PLINK's rule ends in a few dozen rounds. */
+#define EPIPAIR_IPF_ROUNDS 10000u
+
 /* BOOST (Wan et al. 2010) as PLINK 1.9's --fast-epistasis boost computes it, on the pair's
  * 18 cells n[9 k + 3 a + b] (k 0 cases, 1 controls; a, b the genotypes of the two SNPs):
  * the likelihood-ratio statistic of the full model against the log-linear model without the
  * three-way interaction, first with the Kirkwood superposition approximation (KSA, closed
  * form, never below the exact value), then, where that passes the epi1 threshold of its df
  * (thr[df_adj]), exactly, by iterative proportional fitting from all ones until the fitted
- * cells move by at most 0.001 in all (PLINK's rule; at most EPIPAIR_IPF_ROUNDS rounds). df = 4, or 2 / 1 when one genotype of
- * the first SNP (df_adj 1) or one of each SNP (2) is absent; more absent: NaN (fails).
- * Returns the value PLINK's summary uses (the KSA value, or the exact one raised to the epi1
- * threshold); *exact gets the exact statistic (-1 when not fitted), *code the df adjustment
- * and the epi2 bit (thr[3 + df_adj]). thr[6 + x] holds x log x for the cell counts x. */
-/* A bound on the fitting rounds (PLINK has none): in float, cells of millions cannot move by
- * less than 0.001 in all; in double PLINK's rule ends in a few dozen rounds. */
-#define EPIPAIR_IPF_ROUNDS 10000u
-
+ * cells move by at most 0.001 in all (PLINK's rule; at most EPIPAIR_IPF_ROUNDS rounds).
+ * df = 4, or 2 / 1 when one genotype of the first SNP (df_adj 1) or one of each SNP (2) is
+ * absent; more absent: NaN (fails). Returns the value PLINK's summary uses (the KSA value, or
+ * the exact one raised to the epi1 threshold); *exact gets the exact statistic (-1 when not
+ * fitted), *code the df adjustment and the epi2 bit (thr[3 + df_adj]). thr[6 + x] holds
+ * x log x for the cell counts x. */
 inline REAL epipair_boost(const uint *n, __global const REAL *thr, REAL *exact, uint *code)
 {
     *exact = (REAL)-1;

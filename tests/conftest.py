@@ -11,6 +11,17 @@ import pytest
 import oclstat
 
 REPO = Path(__file__).resolve().parent.parent
+
+
+def chromium() -> str:
+    """Debian's headless browser, for the tests that render pages; skipped where it is absent
+    (failed when OCLSTAT_REQUIRE_TOOLS=1, as in CI)."""
+    exe = shutil.which("chromium") or shutil.which("chromium-browser")
+    if exe is None:
+        if os.environ.get("OCLSTAT_REQUIRE_TOOLS") == "1":
+            pytest.fail("chromium is not installed (tools/setup-system.sh installs it)")
+        pytest.skip("chromium is not installed")
+    return exe
 SHARED_DATA = REPO.parent / "shared" / "data"
 
 

@@ -15,7 +15,7 @@ from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 import pytest
-from conftest import REPO, SHARED_DATA
+from conftest import REPO, SHARED_DATA, chromium
 
 import oclstat
 from oclstat.cli import COMMANDS
@@ -103,15 +103,6 @@ def test_internal_links_resolve(site):
     assert len(pages) >= 20
 
 
-def _chromium():
-    exe = shutil.which("chromium") or shutil.which("chromium-browser")
-    if exe is None:
-        if os.environ.get("OCLSTAT_REQUIRE_TOOLS") == "1":
-            pytest.fail("chromium is not installed (tools/setup-system.sh installs it)")
-        pytest.skip("chromium is not installed")
-    return exe
-
-
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--virtual-time-budget=8000"]
 
 
@@ -121,7 +112,7 @@ FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--virtual-time-budget=8
     ("api/fisher.html", ["oclstat.fisher_test", "Parameters", "Examples"], 0),
 ])
 def test_pages_render_in_a_browser(site, tmp_path, page, texts, min_images):
-    exe = _chromium()
+    exe = chromium()
     url = (site / page).as_uri()
     dom = subprocess.run([exe, *FLAGS, "--dump-dom", url], capture_output=True, text=True,
                          timeout=180).stdout

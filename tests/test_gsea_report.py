@@ -5,14 +5,13 @@ browser (Debian's chromium) with its tables and enrichment plots, and the comman
 
 from __future__ import annotations
 
-import os
-import shutil
 import subprocess
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
+from conftest import chromium
 
 import oclstat
 from oclstat._gsea.broad import BROAD_COLUMNS
@@ -50,17 +49,8 @@ def test_two_directions_in_broads_columns(leukemia_result):
     assert len(text.splitlines()) < 40
 
 
-def _chromium():
-    exe = shutil.which("chromium") or shutil.which("chromium-browser")
-    if exe is None:
-        if os.environ.get("OCLSTAT_REQUIRE_TOOLS") == "1":
-            pytest.fail("chromium is not installed (tools/setup-system.sh installs it)")
-        pytest.skip("chromium is not installed")
-    return exe
-
-
 def test_html_report_renders_in_a_browser(leukemia_result, tmp_path):
-    exe = _chromium()
+    exe = chromium()
     index = write_gsea_report(leukemia_result, tmp_path / "report", plots=3,
                               parameters={"seed": 3})
     files = sorted(p.name for p in index.parent.iterdir())

@@ -105,7 +105,7 @@ class DevicePairs:
         cells = np.arange(int(keep.sum()) + 1, dtype=np.float64)
         with np.errstate(divide="ignore", invalid="ignore"):
             xlogx = np.where(cells > 0, cells * np.log(cells), 0.0)
-        self.thresholds = rt.to_device(
+        self.boost_table = rt.to_device(
             np.concatenate([*boost_thresholds(scan.epi1, scan.epi2), xlogx]).astype(self.real),
             writable=False)
         if not rt.gpu_schedule:
@@ -133,7 +133,7 @@ class DevicePairs:
         exact, code = self._buf("exact", pairs * r.itemsize), self._buf("code", pairs * 4)
         local = (8, 8) if rt.gpu_schedule else (1, 64)
         rt.launch_nd(self.kernel("stat"), (n_rows, n_cols), local, self.bits, self.counts,
-                     _U32(i0), _U32(n_rows), _U32(j0), _U32(n_cols), stat, self.thresholds,
+                     _U32(i0), _U32(n_rows), _U32(j0), _U32(n_cols), stat, self.boost_table,
                      exact, code)
         sides = []
         for name, n in (("rows", n_rows), ("cols", n_cols)):

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .._readers.bed import BedMatrix
+from .._readers.bed import BedMatrix, a1_is_major, recount
 from .pairtests import chi2_p
 
 __all__ = ["PairScan", "Summary", "job_rows", "orient_minor", "chi2_threshold", "epi_header",
@@ -91,13 +91,8 @@ def orient_minor(g: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     [[0, 0, 1], [0, 1, -1]]
     """
     g = np.asarray(g, dtype=np.int8)
-    ok = g >= 0
-    a1 = np.where(ok, g, 0).sum(axis=1, dtype=np.int64)
-    a2 = np.where(ok, 2 - g, 0).sum(axis=1, dtype=np.int64)
-    swapped = a1 > a2
-    out = g.copy()
-    out[swapped] = np.where(g[swapped] >= 0, 2 - g[swapped], -1)
-    return out, swapped
+    swapped = a1_is_major(g)
+    return recount(g.copy(), swapped), swapped
 
 
 def job_rows(n_snps: int, job: int, n_jobs: int) -> tuple[int, int]:

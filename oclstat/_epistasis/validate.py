@@ -6,9 +6,9 @@ from __future__ import annotations
 import numpy as np
 
 from .._labels import aligned, as_labelled, check_unique, is_default_index, oriented
-from .._readers.bed import BedMatrix, per_snp
+from .._readers.bed import BedMatrix, a1_is_major, per_snp, recount
 from ..genotypes import Genotypes
-from .scan import PairScan, orient_minor, plink_name_width
+from .scan import PairScan, plink_name_width
 
 LAYOUTS = ("snp-major", "sample-major")
 
@@ -228,11 +228,12 @@ def prepare_scan(genotypes, phenotype, *, test, epi1, epi2, snps=None, layout="s
                          f"{g.shape[0]} (monomorphic sites, haploid chromosomes and, for "
                          "joint-effects, sites with a genotype rarer than 3 x cellmin in cases "
                          "or controls are left out, as PLINK leaves them out)")
+    if keep_allele_order:
+        swapped = np.zeros_like(swapped)
     if isinstance(g, BedMatrix):        # on disk: recounted as it is read, a block at a time
-        if not keep_allele_order:
-            g = g.flipped(swapped)
-    else:
-        g = np.ascontiguousarray(g if keep_allele_order else orient_minor(g)[0])
+        g = g.flipped(swapped)
+    else:                               # A1 the minor allele (PLINK 1.9's default)
+        g = recount(np.array(g, dtype=np.int8, order="C"), swapped)
     return PairScan(g, y, [str(n) for n in names],
                     [str(c) for c in chromosomes], test, float(epi1), float(epi2),
                     int(cellmin), cov, cov_names, skipped=int((~usable).sum()),
@@ -257,7 +258,7 @@ def _site_checks(g, y, chromosomes, test, cellmin) -> tuple[np.ndarray, np.ndarr
             for grp in (y == 1, y == 0):
                 counts = np.stack([(b[:, grp] == v).sum(axis=1) for v in range(3)], axis=1)
                 fine &= (counts >= 3 * cellmin).all(axis=1)
-        return np.stack([fine, orient_minor(b)[1]], axis=1)
+        return np.stack([fine, a1_is_major(b)], axis=1)
 
     both = per_snp(g, checks)
     return ok & both[:, 0], both[:, 1]

@@ -90,11 +90,7 @@ class BedMatrix:
         block = self._open().read(index=np.s_[self.samples, snp], dtype="int8", order="C")
         g = np.ascontiguousarray(block.T)
         g[g < 0] = -1                                  # bed-reader's missing value is -127
-        flip = self.flip[rows]
-        if flip.any():
-            sub = g[flip]
-            g[flip] = np.where(sub >= 0, 2 - sub, -1)
-        return g
+        return recount(g, self.flip[rows])
 
     def __getitem__(self, key) -> np.ndarray:
         if isinstance(key, tuple):
@@ -139,6 +135,27 @@ class BedMatrix:
         for _, block in self.blocks():
             h.update(block.tobytes())
         return h.hexdigest()
+
+
+def a1_is_major(g: np.ndarray) -> np.ndarray:
+    """Per SNP of an int8 matrix (copies of A1, -1 missing): whether A1 is the more frequent
+    allele over the samples genotyped (PLINK 1.9 then recounts the SNP as 2 - g).
+
+    >>> a1_is_major(np.array([[2, 2, 1], [0, 1, -1]], np.int8)).tolist()
+    [True, False]
+    """
+    ok = g >= 0
+    a1 = np.where(ok, g, 0).sum(axis=1, dtype=np.int64)
+    return a1 > 2 * ok.sum(axis=1, dtype=np.int64) - a1
+
+
+def recount(g: np.ndarray, swap: np.ndarray) -> np.ndarray:
+    """``g`` with the SNPs where ``swap`` is true counted as copies of the other allele
+    (2 - g, missing stays -1); in place when ``g`` is writable, and returned."""
+    if swap.any():
+        sub = g[swap]
+        g[swap] = np.where(sub >= 0, 2 - sub, -1)
+    return g
 
 
 def per_snp(matrix, function, size: int | None = None) -> np.ndarray:
