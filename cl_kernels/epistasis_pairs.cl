@@ -1,17 +1,23 @@
 /*
- * Genome-wide pairwise epistasis with PLINK 1.9's fast tests (oclstat.epistasis with
- * test="fast" or "joint-effects"): a block of SNP pairs at a time, rows i0 .. i0 + R - 1
- * against columns j0 .. j0 + C - 1, pairs with j <= i skipped.
+ * Genome-wide pairwise epistasis with PLINK 1.9's pair tests (oclstat.epistasis with
+ * test="fast", "joint-effects", "boost", "logistic" or "linear" without covariates): a block
+ * of SNP pairs at a time, rows i0 .. i0 + R - 1 against columns j0 .. j0 + C - 1, pairs with
+ * j <= i skipped.
  *
-*   epistasis_pairs_stat    work-item (r, c): the pair's 3 x 3 genotype tables of cases and controls
- *                    from AND + popcount of the genotype bit vectors, then its statistic
- *                    (TEST 0: Ueki-Cordell, --fast-epistasis; TEST 1: joint effects; TEST 2:
- *                    BOOST, --fast-epistasis boost), written to stat[r C + c]: NaN for a pair
- *                    that fails (no finite statistic, a joint-effects cell below CELLMIN,
- *                    BOOST with two genotypes of one SNP absent), -1 for a pair not tested.
+ *   epistasis_pairs_stat  work-item (r, c): the pair's 3 x 3 genotype tables (per group) from
+ *                    AND + popcount of the genotype bit vectors, then its statistic, written
+ *                    to stat[r C + c]: TEST 0 Ueki-Cordell (--fast-epistasis), 1 joint effects,
+ *                    2 BOOST (--fast-epistasis boost), 3 the logistic interaction
+ *                    (--epistasis, case/control), 4 the linear interaction (--epistasis,
+ *                    quantitative trait); NaN for a pair that fails (no finite statistic, a
+ *                    joint-effects cell below CELLMIN, BOOST with two genotypes of one SNP
+ *                    absent, a singular or unconverged fit), -1 for a pair not tested.
  *                    BOOST also writes exact[r C + c] (the log-linear statistic of a pair
  *                    that passed the screen, else -1) and code[r C + c] (df adjustment in
- *                    bits 0-1, bit 2: at or above the epi2 threshold of its df).
+ *                    bits 0-1, bit 2: at or above the epi2 threshold of its df); the
+ *                    regressions write the interaction's odds ratio (3) or coefficient (4)
+ *                    to exact[r C + c]; with covariates they are fitted on the pair's
+ *                    samples (its genotypes, y and covariates), not on its cells.
  *   epipair_rows     work-item r: over its row of the block, the pairs tested (finite), those
  *                    with stat >= sig2 (PLINK's --epi2 count) and the largest statistic and
  *                    its column (the first on a tie).
@@ -19,16 +25,22 @@
  *   epipair_hits     work-item r: the pairs of its row with stat >= sig1 (--epi1), appended to
  *                    hits through one atomic counter (their order is restored on the host).
  *
- * Bit vectors: bits[((s * 2 + g) * 3 + v) * W + w], 64-bit words, SNP s, group g (0 cases,
- * 1 controls), v the count of the A1 allele; a missing genotype and the padding are 0 in all
- * three. counts[(s * 2 + g) * 4 + v]: the group's samples with genotype v, and at v = 3 whether
- * the SNP has a missing genotype in the group. The table cell 3 a + b (a = 2 - v1, b = 2 - v2) counts the samples of the group with
- * genotypes v1, v2 (PLINK's order: cell 0 is hom A1 x hom A1).
+ * Bit vectors: bits[((s * G + g) * 3 + v) * W + w], 64-bit words, SNP s, group g of G
+ * (G = EPIPAIR_GROUPS: 2 for the case/control tests, 0 cases and 1 controls; 1 for "linear",
+ * every sample with a trait value), v the count of the A1 allele; a missing genotype and the
+ * padding are 0 in all three. counts[(s * G + g) * 4 + v]: the group's samples with genotype
+ * v, and at v = 3 whether the SNP has a missing genotype in the group. The table cell
+ * 3 a + b (a = 2 - v1, b = 2 - v2) counts the samples of the group with genotypes v1, v2
+ * (PLINK's order: cell 0 is hom A1 x hom A1). "linear" also reads trait[k] (the centred trait
+ * of bit k of the group, 0 in the padding; trait[64 W] its sum of squares) and
+ * snp_sums[3 s + v] (the trait summed over the samples with genotype v at SNP s).
  *
  * The statistics follow oclstat/_epistasis/pairtests.py (the host reference, checked against
  * PLINK 1.9), in REAL (double, or float without fp64); the tables are exact integers.
  *
- * Build defines: REAL, TEST (0, 1, 2), CELLMIN (joint effects), W (words per group),
+ * Build defines: REAL, TEST (0 to 4), CELLMIN (joint effects), W (words per group), TAIL
+ * ("linear": the samples in the last word, 1 to 64), COVARIATES (the regressions: 0, or the
+ * covariate columns of covar, then fitted on the pair's samples),
  * EPI_BUILTIN_POPCOUNT and EPI_ONE_ITEM_PER_LANE (CPU compilers, see epistasis.cl).
  */
 #include <oclstat/real.clh>
@@ -43,23 +55,30 @@
 #define EPIPAIR_POPC(x) ((uint)popcount(x))
 #endif
 
+#if TEST == 4
+#define EPIPAIR_GROUPS 1u
+#else
+#define EPIPAIR_GROUPS 2u
+#endif
+
 #ifdef EPI_ONE_ITEM_PER_LANE
 #define EPIPAIR_ATTR OCLSTAT_ONE_ITEM_PER_LANE(ulong4)
 #else
 #define EPIPAIR_ATTR
 #endif
 
-/* The two groups' 3 x 3 tables of pair (i, j). counts[(s * 2 + g) * 4 + v]: the samples of
- * group g with genotype v at SNP s, and at v = 3 whether the SNP has a missing genotype in the
- * group. Where neither SNP has one, only the four cells with no genotype 2 are counted: the
- * others follow from the SNPs' own counts (BOOST's and PLINK's shortcut). */
+/* The groups' 3 x 3 tables of pair (i, j), n[9 g + cell]. counts[(s * G + g) * 4 + v]: the
+ * samples of group g with genotype v at SNP s, and at v = 3 whether the SNP has a missing
+ * genotype in the group. Where neither SNP has one, only the four cells with no genotype 2 are
+ * counted: the others follow from the SNPs' own counts (BOOST's and PLINK's shortcut). */
 inline void epipair_tables(__global const ulong *bits, __global const uint *counts,
                            const uint i, const uint j, uint *n)
 {
-    for (uint g = 0; g < 2; g++) {
-        __global const ulong *a = bits + ((ulong)i * 2 + g) * 3 * W;
-        __global const ulong *b = bits + ((ulong)j * 2 + g) * 3 * W;
-        __global const uint *ca = counts + (i * 2 + g) * 4, *cb = counts + (j * 2 + g) * 4;
+    for (uint g = 0; g < EPIPAIR_GROUPS; g++) {
+        __global const ulong *a = bits + ((ulong)i * EPIPAIR_GROUPS + g) * 3 * W;
+        __global const ulong *b = bits + ((ulong)j * EPIPAIR_GROUPS + g) * 3 * W;
+        __global const uint *ca = counts + (i * EPIPAIR_GROUPS + g) * 4;
+        __global const uint *cb = counts + (j * EPIPAIR_GROUPS + g) * 4;
         uint *t = n + g * 9;                       /* cell 3 (2 - va) + (2 - vb) */
         if (!ca[3] && !cb[3]) {
             uint c00 = 0u, c01 = 0u, c10 = 0u, c11 = 0u;
@@ -113,19 +132,24 @@ inline void epipair_ueki(const uint *n, REAL *lor, REAL *var)
            + d5 * ((REAL)n[4] + plus);
 }
 
-/* The inverse of the symmetric positive 4 x 4 matrix m (row-major), by Gauss-Jordan with
- * partial pivoting, in place; 0 when singular. */
-inline int epipair_invert4(REAL *m)
+/* The inverse of the symmetric 4 x 4 matrix m (row-major), by Gauss-Jordan with partial
+ * pivoting, in place; returns the determinant (the pivots' signed product), 0 when singular
+ * (m then undefined). */
+inline REAL epipair_invert4(REAL *m)
 {
     REAL a[4][8];
+    REAL det = (REAL)1;
     for (uint r = 0; r < 4; r++)
         for (uint c = 0; c < 8; c++) a[r][c] = c < 4 ? m[r * 4 + c] : (REAL)(c - 4 == r);
     for (uint k = 0; k < 4; k++) {
         uint p = k;
         for (uint r = k + 1; r < 4; r++) if (fabs(a[r][k]) > fabs(a[p][k])) p = r;
-        if (!(fabs(a[p][k]) > (REAL)0)) return 0;
-        if (p != k)
+        if (!(fabs(a[p][k]) > (REAL)0)) return (REAL)0;
+        if (p != k) {
+            det = -det;
             for (uint c = 0; c < 8; c++) { const REAL t = a[k][c]; a[k][c] = a[p][c]; a[p][c] = t; }
+        }
+        det *= a[k][k];
         const REAL inv = (REAL)1 / a[k][k];
         for (uint c = 0; c < 8; c++) a[k][c] *= inv;
         for (uint r = 0; r < 4; r++) {
@@ -136,7 +160,7 @@ inline int epipair_invert4(REAL *m)
     }
     for (uint r = 0; r < 4; r++)
         for (uint c = 0; c < 4; c++) m[r * 4 + c] = a[r][c + 4];
-    return 1;
+    return det;
 }
 
 /* Joint effects (Ueki and Cordell): the statistic of both groups' 18 cells. */
@@ -193,7 +217,7 @@ inline REAL epipair_joint(const uint *n)
         m[10] = (r[3] + r[5] + r[6] + d) * x2 * x2;
         m[11] = m[14] = (r[5] + d) * x2 * x3;
         m[15] = (r[4] + r[5] + r[7] + d) * x3 * x3;
-        if (!epipair_invert4(m)) return NAN;
+        if (epipair_invert4(m) == (REAL)0) return NAN;
         REAL rows[4];
         REAL tot = (REAL)0;
         for (uint a = 0; a < 4; a++) {
@@ -363,44 +387,402 @@ inline REAL epipair_boost(const uint *n, __global const REAL *thr, REAL *exact, 
     return measure;
 }
 
+/* Newton's method for the logistic fit stops when no coefficient moves by more than
+ * EPIPAIR_NEWTON_TOL (the host's rule in double; float cannot resolve steps that small), or
+ * fails after EPIPAIR_NEWTON_ROUNDS steps. */
+#ifdef OCLSTAT_REAL_IS_DOUBLE
+#define EPIPAIR_NEWTON_TOL 1e-10
+#else
+#define EPIPAIR_NEWTON_TOL 1e-5f
+#endif
+#define EPIPAIR_NEWTON_ROUNDS 30u
+
+/* The design row (1, x1, x2, x1 x2) of cell 3 a + b: x1 = 2 - a, x2 = 2 - b (A1 counts). */
+inline void epipair_design(const uint cell, REAL *x)
+{
+    const REAL x1 = (REAL)(2u - cell / 3u), x2 = (REAL)(2u - cell % 3u);
+    x[0] = (REAL)1; x[1] = x1; x[2] = x2; x[3] = x1 * x2;
+}
+
+/* The information X' W X (m, 4 x 4) and the score X' (y - mu) (u) of the logistic model
+ * y ~ 1 + x1 + x2 + x1 x2 at beta, over the 9 cells: n[c] cases, n[9 + c] controls. */
+inline void epipair_logistic_terms(const uint *n, const REAL *beta, REAL *m, REAL *u)
+{
+    for (uint k = 0; k < 16; k++) m[k] = (REAL)0;
+    for (uint k = 0; k < 4; k++) u[k] = (REAL)0;
+    for (uint c = 0; c < 9; c++) {
+        REAL x[4];
+        epipair_design(c, x);
+        const REAL eta = beta[0] + beta[1] * x[1] + beta[2] * x[2] + beta[3] * x[3];
+        const REAL mu = (REAL)1 / ((REAL)1 + exp(-eta));
+        const REAL total = (REAL)(n[c] + n[9 + c]);
+        const REAL w = total * mu * ((REAL)1 - mu), resid = (REAL)n[c] - total * mu;
+        for (uint r = 0; r < 4; r++) {
+            u[r] += resid * x[r];
+            for (uint k = 0; k < 4; k++) m[r * 4 + k] += w * x[r] * x[k];
+        }
+    }
+}
+
+/* PLINK's --epistasis on a case/control phenotype: the logistic model y ~ 1 + x1 + x2 + x1 x2
+ * fitted by Newton's method on the pair's cells (the likelihood depends on them alone), from
+ * the overall log odds; returns the Wald chi-square of x1 x2 and writes its odds ratio to
+ * *odds. NaN when the information is singular or the fit does not converge. */
+inline REAL epipair_logistic(const uint *n, REAL *odds)
+{
+    uint cases = 0u, total = 0u;
+    for (uint c = 0; c < 9; c++) { cases += n[c]; total += n[c] + n[9 + c]; }
+    const REAL p0 = (REAL)cases / (REAL)max(total, 1u);
+    REAL beta[4] = {log(p0 / ((REAL)1 - p0)), (REAL)0, (REAL)0, (REAL)0};
+    REAL m[16], u[4];
+    int converged = 0;
+    for (uint round = 0; round < EPIPAIR_NEWTON_ROUNDS && !converged; round++) {
+        epipair_logistic_terms(n, beta, m, u);
+        if (!(fabs(epipair_invert4(m)) > (REAL)1e-12)) return NAN;
+        REAL largest = (REAL)0;
+        for (uint r = 0; r < 4; r++) {
+            const REAL step = m[r * 4] * u[0] + m[r * 4 + 1] * u[1] + m[r * 4 + 2] * u[2]
+                              + m[r * 4 + 3] * u[3];
+            beta[r] += step;
+            largest = isnan(step) ? step : fmax(largest, fabs(step));
+        }
+        converged = largest < EPIPAIR_NEWTON_TOL;
+    }
+    if (!converged) return NAN;
+    epipair_logistic_terms(n, beta, m, u);
+    if (epipair_invert4(m) == (REAL)0) return NAN;
+    *odds = exp(beta[3]);
+    return beta[3] * beta[3] / m[15];
+}
+
+/* The lowest set bit of a non-zero word m: its index, and m without it. */
+#define EPIPAIR_NEXT_BIT(m, k) do { const ulong low_ = (m) & (~(m) + 1UL); \
+                                    (k) = EPIPAIR_POPC(low_ - 1UL); (m) ^= low_; } while (0)
+
+/* The valid samples' bits of word w (the padding of the last word cleared): TAIL, the
+ * samples in the last word, is a build define of "linear". */
+#ifdef TAIL
+#define EPIPAIR_VALID(w) ((w) + 1u < W || TAIL == 64 ? ~0UL : (1UL << TAIL) - 1UL)
+#endif
+
+/* The trait summed over the cells of pair (i, j) (s[3 a + b]) and its sum of squares over the
+ * samples genotyped at both SNPs (*q), for "linear" (one group). Only two kinds of samples are
+ * visited, each once: those with an A1 allele at both SNPs (the rarer genotypes, A1 being the
+ * minor allele), giving the four cells of A1 counts 1 and 2 (sums over nested masks, with
+ * selects rather than branches), and those missing at one SNP, taken out of the other SNP's
+ * sums per genotype (snp_sums) and out of the trait's sum of squares; the other five cells
+ * follow from those sums. Bits are visited from the lowest, so every device adds in one
+ * order. */
+#if TEST == 4
+inline void epipair_trait_sums(__global const ulong *bits, __global const REAL *trait,
+                               __global const REAL *snp_sums, const uint i, const uint j,
+                               REAL *s, REAL *q)
+{
+    __global const ulong *a = bits + (ulong)i * 3 * W, *b = bits + (ulong)j * 3 * W;
+    REAL ri[3], cj[3];
+    for (uint v = 0; v < 3; v++) { ri[v] = snp_sums[3 * i + v]; cj[v] = snp_sums[3 * j + v]; }
+    REAL aa = (REAL)0, ba = (REAL)0, ab = (REAL)0, bb = (REAL)0, sq = trait[64u * W];
+#pragma unroll 1
+    for (uint w = 0; w < W; w++) {                 /* not unrolled: data-dependent loops */
+        const ulong a1 = a[W + w], a2 = a[2 * W + w], b1 = b[W + w], b2 = b[2 * W + w];
+        const ulong ai = a1 | a2, bj = b1 | b2;
+        __global const REAL *y = trait + 64u * w;
+        ulong m = ai & bj;
+        uint k;
+        while (m) {                                /* A1 at both: aa; and 2 at i, j, both */
+            EPIPAIR_NEXT_BIT(m, k);
+            const REAL v = y[k];
+            const REAL vi = (a2 >> k) & 1UL ? v : (REAL)0;
+            aa += v;
+            ba += vi;
+            ab += (b2 >> k) & 1UL ? v : (REAL)0;
+            bb += (b2 >> k) & 1UL ? vi : (REAL)0;
+        }
+        const ulong valid = EPIPAIR_VALID(w);
+        const ulong mi = ~(a[w] | ai) & valid, mj = ~(b[w] | bj) & valid;
+        m = mi | mj;
+        while (m) {                                /* missing at i or j */
+            EPIPAIR_NEXT_BIT(m, k);
+            const REAL v = y[k];
+            sq -= v * v;
+            if (!((mi >> k) & 1UL)) ri[((a1 >> k) & 1UL) + 2 * ((a2 >> k) & 1UL)] -= v;
+            if (!((mj >> k) & 1UL)) cj[((b1 >> k) & 1UL) + 2 * ((b2 >> k) & 1UL)] -= v;
+        }
+    }
+    s[0] = bb;                                     /* cell 3 (2 - vi) + (2 - vj) */
+    s[1] = ba - bb;
+    s[3] = ab - bb;
+    s[4] = aa - ba - ab + bb;
+    s[2] = ri[2] - s[0] - s[1];
+    s[5] = ri[1] - s[3] - s[4];
+    s[6] = cj[2] - s[0] - s[3];
+    s[7] = cj[1] - s[1] - s[4];
+    s[8] = ri[0] - s[6] - s[7];
+    *q = sq;
+}
+#endif
+
+/* PLINK's --epistasis on a quantitative trait: the least-squares model y ~ 1 + x1 + x2 + x1 x2
+ * from the cells' counts n, trait sums s and the sum of squares q; returns the squared t of
+ * x1 x2 and writes its coefficient to *coef. NaN when X'X is singular or n <= 4. */
+inline REAL epipair_linear(const uint *n, const REAL *s, const REAL q, REAL *coef)
+{
+    REAL m[16], v[4];
+    uint total = 0u;
+    for (uint k = 0; k < 16; k++) m[k] = (REAL)0;
+    for (uint k = 0; k < 4; k++) v[k] = (REAL)0;
+    for (uint c = 0; c < 9; c++) {
+        REAL x[4];
+        epipair_design(c, x);
+        total += n[c];
+        for (uint r = 0; r < 4; r++) {
+            v[r] += s[c] * x[r];
+            for (uint k = 0; k < 4; k++) m[r * 4 + k] += (REAL)n[c] * x[r] * x[k];
+        }
+    }
+    if (total <= 4u || !(fabs(epipair_invert4(m)) > (REAL)1e-9)) return NAN;
+    REAL beta[4], fit = (REAL)0;
+    for (uint r = 0; r < 4; r++) {
+        beta[r] = m[r * 4] * v[0] + m[r * 4 + 1] * v[1] + m[r * 4 + 2] * v[2] + m[r * 4 + 3] * v[3];
+        fit += beta[r] * v[r];
+    }
+    *coef = beta[3];
+    const REAL sigma2 = (q - fit) / (REAL)(total - 4u);
+    return beta[3] * beta[3] / (sigma2 * m[15]);
+}
+
+#if COVARIATES > 0
+/* The regressions with K = COVARIATES covariates, fitted on the pair's samples: the model
+ * y ~ 1 + x1 + x2 + x1 x2 + covariates has P terms; its P x P normal (information) matrix is
+ * factored by Cholesky (a pivot below EPIPAIR_PIVOT_TOL of its diagonal: singular, NaN). */
+#define EPIPAIR_P (4u + COVARIATES)
+#ifdef OCLSTAT_REAL_IS_DOUBLE
+#define EPIPAIR_PIVOT_TOL 1e-10
+#else
+#define EPIPAIR_PIVOT_TOL 1e-5f
+#endif
+
+/* The lower triangle of the symmetric P x P matrix m (row-major) replaced by its Cholesky
+ * factor L (m = L L'); 0 when m is not positive definite to the pivot tolerance. */
+inline int epipair_cholesky(REAL *m)
+{
+    for (uint c = 0; c < EPIPAIR_P; c++) {
+        REAL d = m[c * EPIPAIR_P + c];
+        for (uint k = 0; k < c; k++) d -= m[c * EPIPAIR_P + k] * m[c * EPIPAIR_P + k];
+        if (!(d > EPIPAIR_PIVOT_TOL * m[c * EPIPAIR_P + c])) return 0;
+        const REAL l = sqrt(d);
+        m[c * EPIPAIR_P + c] = l;
+        for (uint r = c + 1; r < EPIPAIR_P; r++) {
+            REAL x = m[r * EPIPAIR_P + c];
+            for (uint k = 0; k < c; k++) x -= m[r * EPIPAIR_P + k] * m[c * EPIPAIR_P + k];
+            m[r * EPIPAIR_P + c] = x / l;
+        }
+    }
+    return 1;
+}
+
+/* x := L^-1 x (forward), then, with back, x := L'^-1 x: together the solve of L L' z = x. */
+inline void epipair_solve(const REAL *l, REAL *x, const int back)
+{
+    for (uint r = 0; r < EPIPAIR_P; r++) {
+        REAL v = x[r];
+        for (uint k = 0; k < r; k++) v -= l[r * EPIPAIR_P + k] * x[k];
+        x[r] = v / l[r * EPIPAIR_P + r];
+    }
+    if (!back) return;
+    for (uint r = EPIPAIR_P; r-- > 0;) {
+        REAL v = x[r];
+        for (uint k = r + 1; k < EPIPAIR_P; k++) v -= l[k * EPIPAIR_P + r] * x[k];
+        x[r] = v / l[r * EPIPAIR_P + r];
+    }
+}
+
+/* (X' W X)^-1 at the interaction term (3, 3) from the factor L: |L^-1 e3|^2. */
+inline REAL epipair_interaction_variance(const REAL *l)
+{
+    REAL e[EPIPAIR_P];
+    for (uint k = 0; k < EPIPAIR_P; k++) e[k] = (REAL)(k == 3u);
+    epipair_solve(l, e, 0);
+    REAL v = (REAL)0;
+    for (uint k = 0; k < EPIPAIR_P; k++) v += e[k] * e[k];
+    return v;
+}
+
+/* One pass over the samples genotyped at both SNPs (bit order: group, word, bit): the lower
+ * triangle of X' W X (m), X' r (u), and the samples (*used) and their y sum (*y_sum).
+ * "logistic" (beta given): W = mu (1 - mu), r = y - mu, y = 1 in group 0 (cases); "linear"
+ * (beta NULL): W = 1, r = y = trait, *y_sq the trait's sum of squares. covar[(g 64 W + k) K
+ * + c]: covariate c of bit k of group g. */
+inline void epipair_normal_terms(__global const ulong *bits, __global const REAL *covar,
+                                 __global const REAL *trait, const uint i, const uint j,
+                                 const REAL *beta, REAL *m, REAL *u, uint *used, REAL *y_sum,
+                                 REAL *y_sq)
+{
+    for (uint k = 0; k < EPIPAIR_P * EPIPAIR_P; k++) m[k] = (REAL)0;
+    for (uint k = 0; k < EPIPAIR_P; k++) u[k] = (REAL)0;
+    uint n = 0u;
+    REAL sy = (REAL)0, syy = (REAL)0;
+    for (uint g = 0; g < EPIPAIR_GROUPS; g++) {
+        __global const ulong *a = bits + ((ulong)i * EPIPAIR_GROUPS + g) * 3 * W;
+        __global const ulong *b = bits + ((ulong)j * EPIPAIR_GROUPS + g) * 3 * W;
+#pragma unroll 1
+        for (uint w = 0; w < W; w++) {
+            const ulong a1 = a[W + w], a2 = a[2 * W + w], b1 = b[W + w], b2 = b[2 * W + w];
+            ulong both = (a[w] | a1 | a2) & (b[w] | b1 | b2);
+            uint k;
+            while (both) {
+                EPIPAIR_NEXT_BIT(both, k);
+                const uint at = (g * W + w) * 64u + k;
+                __global const REAL *cv = covar + (ulong)at * COVARIATES;
+                REAL x[EPIPAIR_P];
+                x[0] = (REAL)1;
+                x[1] = (REAL)(((a1 >> k) & 1UL) + 2 * ((a2 >> k) & 1UL));
+                x[2] = (REAL)(((b1 >> k) & 1UL) + 2 * ((b2 >> k) & 1UL));
+                x[3] = x[1] * x[2];
+                for (uint c = 0; c < COVARIATES; c++) x[4 + c] = cv[c];
+                REAL wt = (REAL)1, r;
+#if TEST == 3
+                const REAL y = g == 0u ? (REAL)1 : (REAL)0;
+                if (beta) {
+                    REAL eta = (REAL)0;
+                    for (uint c = 0; c < EPIPAIR_P; c++) eta += beta[c] * x[c];
+                    const REAL mu = (REAL)1 / ((REAL)1 + exp(-eta));
+                    wt = mu * ((REAL)1 - mu);
+                    r = y - mu;
+                } else {
+                    r = y;
+                }
+#else
+                const REAL y = trait[at];
+                r = y;
+#endif
+                n++;
+                sy += y;
+                syy += y * y;
+                for (uint p = 0; p < EPIPAIR_P; p++) {
+                    u[p] += r * x[p];
+                    const REAL wx = wt * x[p];
+                    for (uint c = 0; c <= p; c++) m[p * EPIPAIR_P + c] += wx * x[c];
+                }
+            }
+        }
+    }
+    *used = n;
+    *y_sum = sy;
+    *y_sq = syy;
+}
+
+/* The interaction's Wald chi-square (logistic: Newton's method from the log odds of the
+ * pair's samples, as for the cells) or squared t (linear), and its odds ratio or coefficient
+ * in *extra; NaN with too few samples, a singular model or no convergence. */
+inline REAL epipair_covariate_fit(__global const ulong *bits, __global const REAL *covar,
+                                  __global const REAL *trait, const uint i, const uint j,
+                                  REAL *extra)
+{
+    REAL m[EPIPAIR_P * EPIPAIR_P], u[EPIPAIR_P], beta[EPIPAIR_P], y_sum, y_sq;
+    uint n;
+    for (uint k = 0; k < EPIPAIR_P; k++) beta[k] = (REAL)0;
+#if TEST == 3
+    epipair_normal_terms(bits, covar, trait, i, j, (const REAL *)0, m, u, &n, &y_sum, &y_sq);
+    if (n <= EPIPAIR_P) return NAN;
+    const REAL p0 = y_sum / (REAL)n;
+    beta[0] = log(p0 / ((REAL)1 - p0));
+    int converged = 0;
+    for (uint round = 0; round < EPIPAIR_NEWTON_ROUNDS && !converged; round++) {
+        epipair_normal_terms(bits, covar, trait, i, j, beta, m, u, &n, &y_sum, &y_sq);
+        if (!epipair_cholesky(m)) return NAN;
+        epipair_solve(m, u, 1);
+        REAL largest = (REAL)0;
+        for (uint k = 0; k < EPIPAIR_P; k++) {
+            beta[k] += u[k];
+            largest = isnan(u[k]) ? u[k] : fmax(largest, fabs(u[k]));
+        }
+        converged = largest < EPIPAIR_NEWTON_TOL;
+    }
+    if (!converged) return NAN;
+    epipair_normal_terms(bits, covar, trait, i, j, beta, m, u, &n, &y_sum, &y_sq);
+    if (!epipair_cholesky(m)) return NAN;
+    *extra = exp(beta[3]);
+    return beta[3] * beta[3] / epipair_interaction_variance(m);
+#else
+    epipair_normal_terms(bits, covar, trait, i, j, (const REAL *)0, m, u, &n, &y_sum, &y_sq);
+    if (n <= EPIPAIR_P || !epipair_cholesky(m)) return NAN;
+    for (uint k = 0; k < EPIPAIR_P; k++) beta[k] = u[k];
+    epipair_solve(m, beta, 1);
+    REAL fit = (REAL)0;
+    for (uint k = 0; k < EPIPAIR_P; k++) fit += beta[k] * u[k];
+    const REAL sigma2 = (y_sq - fit) / (REAL)(n - EPIPAIR_P);
+    *extra = beta[3];
+    return beta[3] * beta[3] / (sigma2 * epipair_interaction_variance(m));
+#endif
+}
+#endif
+
 __kernel EPIPAIR_ATTR void epistasis_pairs_stat(__global const ulong *bits,
                                                 __global const uint *counts, const uint i0,
                                                 const uint n_rows, const uint j0,
                                                 const uint n_cols, __global REAL *stat,
                                                 __global const REAL *thr,
-                                                __global REAL *exact, __global uint *code)
+                                                __global REAL *exact, __global uint *code,
+                                                __global const REAL *trait,
+                                                __global const REAL *snp_sums,
+                                                __global const REAL *covar)
 {
     const uint r = get_global_id(0), c = get_global_id(1);
     if (r >= n_rows || c >= n_cols) return;
     const uint i = i0 + r, j = j0 + c;
     const ulong at = (ulong)r * n_cols + c;
-    REAL z;
+    REAL z, e = (REAL)-1;                          /* e: BOOST's exact value, the coefficient */
 #if TEST == 2
-    REAL e = (REAL)-1;
     uint k = 0u;
 #else
-    (void)thr; (void)exact; (void)code;
+    (void)thr; (void)code;
+#endif
+#if TEST != 4
+    (void)snp_sums;
+#endif
+#if TEST != 4 && COVARIATES == 0
+    (void)trait;
+#endif
+#if COVARIATES == 0
+    (void)covar;
 #endif
     if (j <= i) {
         z = (REAL)-1;
     } else {
-        uint n[18];
+#if COVARIATES > 0
+        (void)counts; (void)snp_sums;
+        z = epipair_covariate_fit(bits, covar, trait, i, j, &e);
+#else
+        uint n[9 * EPIPAIR_GROUPS];
         epipair_tables(bits, counts, i, j, n);
-#if TEST == 0
+#endif
+#if COVARIATES > 0
+#elif TEST == 0
         REAL lor1, var1, lor2, var2;
         epipair_ueki(n, &lor1, &var1);
         epipair_ueki(n + 9, &lor2, &var2);
         z = (lor1 - lor2) * (lor1 - lor2) / (var1 + var2);
 #elif TEST == 1
         z = epipair_joint(n);
-#else
+#elif TEST == 2
         z = epipair_boost(n, thr, &e, &k);
+#elif TEST == 3
+        z = epipair_logistic(n, &e);
+#else
+        REAL sums[9], q;
+        epipair_trait_sums(bits, trait, snp_sums, i, j, sums, &q);
+        z = epipair_linear(n, sums, q, &e);
 #endif
         if (!isfinite(z)) z = NAN;
     }
     stat[at] = z;
-#if TEST == 2
+#if TEST >= 2
     exact[at] = e;
+#else
+    (void)exact; (void)e;
+#endif
+#if TEST == 2
     code[at] = k;
 #endif
 }
@@ -458,21 +840,28 @@ __kernel void epistasis_pairs_cols(__global const REAL *stat, const uint n_rows,
 }
 
 /* The hits of a row: pairs with stat >= sig1 (BOOST: every pair fitted exactly, with its
- * exact statistic and df adjustment, as PLINK reports them), appended to hits through one
- * atomic counter (their order is restored on the host); and the failed pairs (NaN), for
- * PLINK's count of tests that could not be done. */
+ * exact statistic and df adjustment, as PLINK reports them; the regressions: with the
+ * interaction's odds ratio or coefficient), appended to hits through one atomic counter
+ * (their order is restored on the host); and the failed pairs (NaN), for PLINK's count of
+ * tests that could not be done. */
 __kernel void epistasis_pairs_hits(__global const REAL *stat, const uint n_rows, const uint n_cols,
                            const REAL sig1, const uint capacity, volatile __global uint *count,
                            __global uint *hit_row, __global uint *hit_col,
                            __global REAL *hit_stat, __global uint *failed,
                            __global const REAL *exact, __global const uint *code,
-                           __global uint *hit_code)
+                           __global uint *hit_code, __global REAL *hit_extra)
 {
     const uint r = get_global_id(0);
     if (r >= n_rows) return;
     uint f = 0u;
 #if TEST != 2
-    (void)exact; (void)code; (void)hit_code;
+    (void)code; (void)hit_code;
+#endif
+#if TEST < 2
+    (void)exact;
+#endif
+#if TEST < 3
+    (void)hit_extra;
 #endif
     for (uint c = 0; c < n_cols; c++) {
         const ulong at = (ulong)r * n_cols + c;
@@ -490,6 +879,8 @@ __kernel void epistasis_pairs_hits(__global const REAL *stat, const uint n_rows,
                 hit_row[k] = r; hit_col[k] = c; hit_stat[k] = value;
 #if TEST == 2
                 hit_code[k] = code[at] & 3u;
+#elif TEST >= 3
+                hit_extra[k] = exact[at];
 #endif
             }
         }

@@ -26,6 +26,10 @@ TC_KCHUNK = 16
 #: combinations (coalesced loads); each work-item then steps EPI_LANES combinations on.
 EPI_LANES = 32
 
+#: PLINK's regressions with covariates on the device: at most this many covariate columns (the
+#: model's terms live in each work-item's private memory); more are fitted on the host.
+EPI_MAX_COVARIATES = 16
+
 #: Buffers one feature's permutation-test programme may be spread over.
 GREEN_MAX_PARTS = 4
 

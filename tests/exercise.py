@@ -200,18 +200,29 @@ def exercise(device=None, *, only=None) -> dict[str, np.ndarray]:
         from oclstat._epistasis.validate import prepare_scan
 
         g, missing, y = _epistasis_data()
-        for test in ("fast", "joint-effects", "boost"):
-            scan = prepare_scan(missing, y, test=test, epi1=0.9, epi2=0.2, cellmin=0)
-            for dt in reals:
-                key = f"epistasis_pairs.{test}.{np.dtype(dt).name}"
-                blk = DevicePairs(rt, scan, dtype=dt).block(0, scan.n_snps, 0, scan.n_snps,
-                                                            0.016, 1.6)
-                order = np.lexsort((blk.hits[1], blk.hits[0]))
-                out[key + ".hits"] = np.stack([blk.hits[0][order], blk.hits[1][order]])
-                out[key + ".stat"] = blk.hits[2][order]
-                for side, values in (("rows", blk.rows), ("cols", blk.cols)):
-                    out[f"{key}.{side}.counts"] = np.stack([values[0], values[1], values[3]])
-                    out[f"{key}.{side}.best"] = values[2]
+        trait = np.random.default_rng(23).normal(size=y.size) + 0.3 * (g[1] * g[4] > 1)
+        covariates = np.random.default_rng(24).normal(size=(y.size, 2))
+        for test in ("fast", "joint-effects", "boost", "logistic", "linear"):
+            pheno = trait if test == "linear" else y
+            for label, geno, cov in (("", missing, None), (".complete", g, None),
+                                     (".covariates", missing, covariates)):
+                if test not in ("logistic", "linear") and label:
+                    continue
+                scan = prepare_scan(geno, pheno, test=test, epi1=0.9, epi2=0.2, cellmin=0,
+                                    covariates=cov)
+                for dt in reals:
+                    key = f"epistasis_pairs.{test}{label}.{np.dtype(dt).name}"
+                    blk = DevicePairs(rt, scan, dtype=dt).block(0, scan.n_snps, 0,
+                                                                scan.n_snps, 0.016, 1.6)
+                    order = np.lexsort((blk.hits[1], blk.hits[0]))
+                    out[key + ".hits"] = np.stack([blk.hits[0][order], blk.hits[1][order]])
+                    out[key + ".stat"] = blk.hits[2][order]
+                    if blk.hits[3] is not None:
+                        out[key + ".extra"] = blk.hits[3][order]
+                    for side, values in (("rows", blk.rows), ("cols", blk.cols)):
+                        out[f"{key}.{side}.counts"] = np.stack([values[0], values[1],
+                                                                values[3]])
+                        out[f"{key}.{side}.best"] = values[2]
     return out
 
 

@@ -222,6 +222,39 @@ def test_device_statistics_equal_the_host_reference(rt):
     assert rng is not None
 
 
+@pytest.mark.parametrize("missing,covariates", [(0.0, 0), (0.02, 0), (0.02, 2)])
+def test_device_regressions_equal_the_host_fits(rt, missing, covariates):
+    """The logistic and linear interactions on the device (Newton on the pairs' cells, the
+    trait's cell sums from the set bits and the SNPs' sums; with covariates, fitted on the
+    pairs' samples) equal the host's fits (indicator-matrix products, or per pair with
+    numpy's solvers): statistics, coefficients, summaries, failures."""
+    g, y, q = simulate(m=30, n=400, seed=9, missing=missing)
+    g[4] = np.where(g[4] == 2, 1, g[4])            # a SNP without its hom A1 cell
+    g[7] = g[8]                                    # one SNP twice: a singular fit (NaN)
+    rng = np.random.default_rng(5)
+    cov = np.column_stack([rng.normal(size=400), 40.0 + 3 * rng.integers(0, 2, 400)])
+    cov[rng.random(400) < 0.01, 0] = np.nan        # samples left out
+    for test, pheno in (("logistic", y), ("linear", q + 170.0)):
+        scan = prepare_scan(g, pheno, test=test, epi1=1.0, epi2=0.05, keep_allele_order=True,
+                            covariates=cov[:, :covariates] if covariates else None)
+        m = scan.n_snps
+        dev = DevicePairs(rt, scan).block(0, m, 0, m, 0.0, 3.84)
+        host = HostPairs(scan).block(0, m, 0, m, 0.0, 3.84)
+        order_d = np.lexsort((dev.hits[1], dev.hits[0]))
+        order_h = np.lexsort((host.hits[1], host.hits[0]))
+        for k in (0, 1):
+            np.testing.assert_array_equal(dev.hits[k][order_d], host.hits[k][order_h])
+        for k in (2, 3):                           # statistic, odds ratio / coefficient
+            np.testing.assert_allclose(dev.hits[k][order_d], host.hits[k][order_h],
+                                       rtol=1e-8)
+        assert dev.failed == host.failed >= 1
+        for side in ("rows", "cols"):
+            d, h = getattr(dev, side), getattr(host, side)
+            for k in (0, 1, 3):
+                np.testing.assert_array_equal(d[k], h[k])
+            np.testing.assert_allclose(d[2], h[2], rtol=1e-8)
+
+
 def _all_tables(g, y):
     m = g.shape[0]
     out = []
@@ -275,17 +308,20 @@ def test_parallel_jobs_merge_into_the_single_run(tmp_path, rt):
     assert open(summary, "rb").read() == open(one.files[1], "rb").read()
 
 
-@pytest.mark.parametrize("test", ["fast", "logistic"])
-def test_a_killed_run_resumes_to_the_same_bytes(tmp_path, monkeypatch, test):
+@pytest.mark.parametrize("test,covariates", [("fast", False), ("logistic", True)])
+def test_a_killed_run_resumes_to_the_same_bytes(tmp_path, monkeypatch, test, covariates):
     """Ctrl-C after two row blocks, then the same call again: it goes on from the checkpoint,
-    and the files equal an uninterrupted run's byte for byte."""
+    and the files equal an uninterrupted run's byte for byte (on the device, and with
+    covariates on the host)."""
     from oclstat._epistasis import api
 
     g, y, _ = simulate(m=50, n=300, seed=6)
+    cov = np.random.default_rng(1).normal(size=(300, 1)) if covariates else None
+    monkeypatch.setattr(api, "EPI_MAX_COVARIATES", 0)     # covariates fitted on the host
     monkeypatch.setattr(api, "DEVICE_BLOCK", 8)
     monkeypatch.setattr(api, "HOST_BLOCK", 8)
-    whole = oclstat.epistasis(g, y, test=test, epi1=0.05, out=tmp_path / "whole")
-    engine = DevicePairs if test == "fast" else HostPairs
+    whole = oclstat.epistasis(g, y, test=test, epi1=0.05, covariates=cov, out=tmp_path / "whole")
+    engine = HostPairs if covariates else DevicePairs
     real, calls = engine.block, []
 
     def interrupted(self, i0, *args):
@@ -296,10 +332,10 @@ def test_a_killed_run_resumes_to_the_same_bytes(tmp_path, monkeypatch, test):
 
     monkeypatch.setattr(engine, "block", interrupted)
     with pytest.raises(KeyboardInterrupt):
-        oclstat.epistasis(g, y, test=test, epi1=0.05, out=tmp_path / "run")
+        oclstat.epistasis(g, y, test=test, epi1=0.05, covariates=cov, out=tmp_path / "run")
     assert (tmp_path / "run.epi.cc.ckpt.npz").exists()
     monkeypatch.setattr(engine, "block", real)
-    again = oclstat.epistasis(g, y, test=test, epi1=0.05, out=tmp_path / "run")
+    again = oclstat.epistasis(g, y, test=test, epi1=0.05, covariates=cov, out=tmp_path / "run")
     assert not (tmp_path / "run.epi.cc.ckpt.npz").exists()
     for a, b in zip(again.files, whole.files, strict=True):
         assert open(a, "rb").read() == open(b, "rb").read()
@@ -438,7 +474,7 @@ def test_bed_matrix_reads_what_the_decoder_reads(tmp_path, monkeypatch):
     assert "on demand" in repr(lazy)
 
 
-@pytest.mark.parametrize("test", ["fast", "joint-effects"])
+@pytest.mark.parametrize("test", ["fast", "joint-effects", "logistic"])
 def test_pair_scan_reads_the_bed_in_blocks(tmp_path, monkeypatch, rt, test):
     """A scan of a .bed left on disk: the same hits, summary and checkpointed files as the scan
     of the decoded matrix, the file read a block at a time (decoding it whole fails here) and
@@ -473,6 +509,36 @@ def test_pair_scan_reads_the_bed_in_blocks(tmp_path, monkeypatch, rt, test):
                           progress=False)
     for x, z in zip(a.files, b.files, strict=True):
         assert open(x, "rb").read() == open(z, "rb").read()
+
+
+@pytest.mark.parametrize("where", ["device", "host"])
+def test_covariate_fits_read_the_bed_in_blocks(tmp_path, monkeypatch, where):
+    """With covariates (fitted on the device, or per pair on the host past
+    EPI_MAX_COVARIATES) a .bed left on disk is read a block at a time, with the in-memory
+    scan's answer."""
+    pytest.importorskip("bed_reader")
+    from oclstat._epistasis import api
+    from oclstat._readers import bed
+
+    if where == "host":
+        monkeypatch.setattr(api, "EPI_MAX_COVARIATES", 1)
+
+    g, _, q = simulate(m=40, n=300, seed=12, missing=0.01)
+    write_plink(tmp_path / "w", g, np.zeros(300))
+    cov = np.random.default_rng(4).normal(size=(300, 2))
+    whole = oclstat.genotypes.read_plink(tmp_path / "w", in_memory=True)
+    ref = oclstat.epistasis(whole, q, test="linear", epi1=0.2, covariates=cov, progress=False)
+    monkeypatch.setattr(api, "HOST_BLOCK", 16)
+
+    def refuse(*_, **__):
+        raise AssertionError("the .bed was decoded whole")
+
+    monkeypatch.setattr(bed.BedMatrix, "__array__", refuse)
+    lazy = oclstat.genotypes.read_plink(tmp_path / "w", in_memory=False)
+    got = oclstat.epistasis(lazy, q, test="linear", epi1=0.2, covariates=cov, progress=False)
+    assert ref.n_hits > 0 and (got.device == "host") == (where == "host")
+    pd.testing.assert_frame_equal(got.table, ref.table)
+    pd.testing.assert_frame_equal(got.summary, ref.summary)
 
 
 def test_read_plink_keeps_large_files_on_disk(tmp_path, monkeypatch):

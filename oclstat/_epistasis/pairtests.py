@@ -271,7 +271,7 @@ def _design(x1, x2):
     return np.stack([np.ones_like(x1), x1, x2, x1 * x2], axis=-1)
 
 
-def logistic_cells(tables: np.ndarray, iterations: int = 25, tol: float = 1e-10):
+def logistic_cells(tables: np.ndarray, iterations: int = 30, tol: float = 1e-10):
     """The logistic interaction of every pair from its tables: ``(stat, odds_ratio)``, the
     Wald chi-square of the x1 x2 term and exp of its coefficient (NaN where the fit does not
     converge or the design is singular, as PLINK reports NA)."""
