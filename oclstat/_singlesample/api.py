@@ -9,7 +9,6 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 import pandas as pd
-from scipy import stats
 
 from .._progress import Progress
 from .._runtime import runtime_for
@@ -242,6 +241,8 @@ def gsva(expression, gene_sets, *, kcdf: str = "Gaussian", abs_ranking: bool = F
     elif kcdf == "Poisson":
         scores = gsva_density_block(x, np.arange(n), "Poisson", False)
     else:
+        from scipy import stats          # here: scipy.stats takes 0.6 s to import
+
         ecdf = stats.rankdata(x, method="max", axis=1) / n     # R's ecdf(x)(x)
         with np.errstate(divide="ignore"):
             scores = np.log(ecdf / (1 - ecdf))

@@ -19,7 +19,7 @@ Expression is genes x samples. Ranks follow the anchors' tie rules:
 from __future__ import annotations
 
 import numpy as np
-from scipy import special, stats
+from scipy import special
 
 __all__ = ["ranking", "positions", "truncated_ranks", "decreasing_positions", "ssgsea_block",
            "gsva_density_block", "gsva_block", "aucell_block", "aucell_max_area",
@@ -176,6 +176,8 @@ def gsva_density_block(x: np.ndarray, cols, kcdf: str, tabulated: bool) -> np.nd
     """GSVA's kernel scores of the samples ``cols`` (genes x len(cols)): for gene i and sample
     j, F = mean over all samples k of the kernel CDF at x_ij (Gaussian: Phi((x_ij - x_ik) / h_i);
     Poisson: P(Poisson(x_ik + 0.5) <= x_ij)), then log(F / (1 - F))."""
+    from scipy import stats              # here: scipy.stats takes 0.6 s to import
+
     h = gsva_bandwidth(x, kcdf)
     y = x[:, cols]
     out = np.empty(y.shape)

@@ -88,6 +88,7 @@ def read_matrix(path: str, gzipped: bool):
     import gzip
     import io
 
+    import numpy as np
     import pandas as pd
 
     from .._readers.text import tokenize
@@ -124,12 +125,15 @@ def read_matrix(path: str, gzipped: bool):
     what = (f"{path}: {frame.shape[0]:,} x {frame.shape[1]:,} expression table "
             f"({tokens.delimiter_name}-separated{', decimal comma' if tokens.decimal_comma else ''}"
             "; header row and gene names in the first column, as --expr reads them)")
-    return frame.astype(float), what
+    return (frame if (frame.dtypes == np.float64).all() else frame.astype(float)), what
 
 
 def _read_arrow(path: str, delimiter: str, gzipped: bool):
     """The table through pyarrow's CSV reader (correctly rounded, every core), the first
     column read as text; None where pyarrow is not installed."""
+    import numpy as np
+    import pandas as pd
+
     try:
         import pyarrow as pa
         from pyarrow import csv
@@ -144,9 +148,20 @@ def _read_arrow(path: str, delimiter: str, gzipped: bool):
         first = reader.schema.names[0]
     table = csv.read_csv(stream(), parse_options=parse, convert_options=csv.ConvertOptions(
         column_types={first: pa.string()}, null_values=_MISSING, strings_can_be_null=True))
-    frame = table.to_pandas().set_index(first)
-    frame.index.name = first or None                 # an empty corner cell, as pandas reads it
-    return frame
+    # one float64 block straight from the columns (to_pandas and a cast: 2 to 4 times longer)
+    values = np.empty((table.num_rows, table.num_columns - 1))
+    for j, (name, column) in enumerate(zip(table.column_names[1:], table.columns[1:],
+                                           strict=True)):
+        kind = column.type
+        if pa.types.is_null(kind):                   # an empty column: all missing
+            values[:, j] = np.nan
+        elif pa.types.is_integer(kind) or pa.types.is_floating(kind):
+            values[:, j] = column.to_numpy()
+        else:
+            raise SystemExit(f"{path}: column {name!r} is not numeric (expected gene names in "
+                             "the first column and one numeric column per sample)")
+    index = pd.Index(table.column(0).to_pylist(), name=first or None)  # "" corner: no name
+    return pd.DataFrame(values, index=index, columns=table.column_names[1:])
 
 
 def finish(args, scores, what: str, read: str, started: float, device: str = "") -> int:
