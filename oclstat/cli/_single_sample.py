@@ -71,6 +71,10 @@ def read_scores_input(args):
     return expr, sets, info
 
 
+#: How much of an expression table its delimiter and decimal mark are worked out from: at most
+#: SNIFF_LINES lines, and no more than 20 once they make up SNIFF_CHARS characters.
+SNIFF_LINES, SNIFF_CHARS = 200, 1 << 18
+
 #: Missing values in expression tables (as the project's readers; nothing else is missing).
 _MISSING = ["NA", "NaN", ""]
 
@@ -78,7 +82,8 @@ _MISSING = ["NA", "NaN", ""]
 def read_matrix(path: str, gzipped: bool):
     """A genes x samples table with a header row and gene names in the first column (as
     asked: ``--expr`` says so): its delimiter and decimal mark are worked out from its first
-    200 lines by the project's readers (which refuse what they cannot tell), then the whole
+    200 lines (fewer for a wide table: 256 KiB, at least 20 lines) by the project's readers
+    (which refuse what they cannot tell), then the whole
     file is parsed with correct rounding, gene names kept as written (``007`` stays ``007``):
     by pyarrow's multi-threaded reader where it is installed (the ``singlecell`` extra) and
     the table is plainly delimited, else by pandas' C parser with ``round_trip`` (pandas'
@@ -94,8 +99,14 @@ def read_matrix(path: str, gzipped: bool):
     from .._readers.text import tokenize
 
     opener = gzip.open if gzipped else open
+    lines, size = [], 0
     with opener(path, "rt", encoding="utf-8", newline="") as fh:
-        head = "".join(line for _, line in zip(range(200), fh, strict=False))
+        for line in fh:              # 200 lines, or 20 or more making up 256 KiB (wide tables)
+            lines.append(line)
+            size += len(line)
+            if len(lines) == SNIFF_LINES or (len(lines) >= 20 and size >= SNIFF_CHARS):
+                break
+    head = "".join(lines)
     tokens = tokenize(io.StringIO(head))
     if not tokens.rows:
         raise SystemExit(f"{path}: empty expression table")
