@@ -241,7 +241,8 @@ def gsva(expression, gene_sets, *, kcdf: str = "Gaussian", abs_ranking: bool = F
     elif kcdf == "Poisson":
         scores = gsva_density_block(x, np.arange(n), "Poisson", False)
     else:
-        from scipy import stats          # here: scipy.stats takes 0.6 s to import
+        # imported here: scipy.stats takes 0.6 s to import
+        from scipy import stats
 
         ecdf = stats.rankdata(x, method="max", axis=1) / n     # R's ecdf(x)(x)
         with np.errstate(divide="ignore"):

@@ -176,7 +176,8 @@ def gsva_density_block(x: np.ndarray, cols, kcdf: str, tabulated: bool) -> np.nd
     """GSVA's kernel scores of the samples ``cols`` (genes x len(cols)): for gene i and sample
     j, F = mean over all samples k of the kernel CDF at x_ij (Gaussian: Phi((x_ij - x_ik) / h_i);
     Poisson: P(Poisson(x_ik + 0.5) <= x_ij)), then log(F / (1 - F))."""
-    from scipy import stats              # here: scipy.stats takes 0.6 s to import
+    # imported here: scipy.stats takes 0.6 s to import
+    from scipy import stats
 
     h = gsva_bandwidth(x, kcdf)
     y = x[:, cols]
