@@ -609,19 +609,18 @@ inline REAL epipair_interaction_variance(const REAL *l)
 }
 
 /* One pass over the samples genotyped at both SNPs (bit order: group, word, bit): the lower
- * triangle of X' W X (m), X' r (u), and the samples (*used) and their y sum (*y_sum).
- * "logistic" (beta given): W = mu (1 - mu), r = y - mu, y = 1 in group 0 (cases); "linear"
- * (beta NULL): W = 1, r = y = trait, *y_sq the trait's sum of squares. covar[(g 64 W + k) K
- * + c]: covariate c of bit k of group g. */
+ * triangle of X' W X (m), X' r (u), and, for "linear", the samples (*used) and the trait's
+ * sum of squares (*y_sq). "logistic" at beta: W = mu (1 - mu), r = y - mu, y = 1 in group 0
+ * (cases); "linear" (beta unused): W = 1, r = y = trait. covar[(g 64 W + k) K + c]: covariate
+ * c of bit k of group g. */
 inline void epipair_normal_terms(__global const ulong *bits, __global const REAL *covar,
                                  __global const REAL *trait, const uint i, const uint j,
-                                 const REAL *beta, REAL *m, REAL *u, uint *used, REAL *y_sum,
-                                 REAL *y_sq)
+                                 const REAL *beta, REAL *m, REAL *u, uint *used, REAL *y_sq)
 {
     for (uint k = 0; k < EPIPAIR_P * EPIPAIR_P; k++) m[k] = (REAL)0;
     for (uint k = 0; k < EPIPAIR_P; k++) u[k] = (REAL)0;
     uint n = 0u;
-    REAL sy = (REAL)0, syy = (REAL)0;
+    REAL syy = (REAL)0;
     for (uint g = 0; g < EPIPAIR_GROUPS; g++) {
         __global const ulong *a = bits + ((ulong)i * EPIPAIR_GROUPS + g) * 3 * W;
         __global const ulong *b = bits + ((ulong)j * EPIPAIR_GROUPS + g) * 3 * W;
@@ -640,25 +639,18 @@ inline void epipair_normal_terms(__global const ulong *bits, __global const REAL
                 x[2] = (REAL)(((b1 >> k) & 1UL) + 2 * ((b2 >> k) & 1UL));
                 x[3] = x[1] * x[2];
                 for (uint c = 0; c < COVARIATES; c++) x[4 + c] = cv[c];
-                REAL wt = (REAL)1, r;
 #if TEST == 3
-                const REAL y = g == 0u ? (REAL)1 : (REAL)0;
-                if (beta) {
-                    REAL eta = (REAL)0;
-                    for (uint c = 0; c < EPIPAIR_P; c++) eta += beta[c] * x[c];
-                    const REAL mu = (REAL)1 / ((REAL)1 + exp(-eta));
-                    wt = mu * ((REAL)1 - mu);
-                    r = y - mu;
-                } else {
-                    r = y;
-                }
+                (void)trait;
+                REAL eta = (REAL)0;
+                for (uint c = 0; c < EPIPAIR_P; c++) eta += beta[c] * x[c];
+                const REAL mu = (REAL)1 / ((REAL)1 + exp(-eta));
+                const REAL wt = mu * ((REAL)1 - mu), r = (g == 0u ? (REAL)1 : (REAL)0) - mu;
 #else
-                const REAL y = trait[at];
-                r = y;
-#endif
+                (void)beta;
+                const REAL wt = (REAL)1, r = trait[at];
                 n++;
-                sy += y;
-                syy += y * y;
+                syy += r * r;
+#endif
                 for (uint p = 0; p < EPIPAIR_P; p++) {
                     u[p] += r * x[p];
                     const REAL wx = wt * x[p];
@@ -668,7 +660,6 @@ inline void epipair_normal_terms(__global const ulong *bits, __global const REAL
         }
     }
     *used = n;
-    *y_sum = sy;
     *y_sq = syy;
 }
 
@@ -679,17 +670,28 @@ inline REAL epipair_covariate_fit(__global const ulong *bits, __global const REA
                                   __global const REAL *trait, const uint i, const uint j,
                                   REAL *extra)
 {
-    REAL m[EPIPAIR_P * EPIPAIR_P], u[EPIPAIR_P], beta[EPIPAIR_P], y_sum, y_sq;
+    REAL m[EPIPAIR_P * EPIPAIR_P], u[EPIPAIR_P], beta[EPIPAIR_P], y_sq;
     uint n;
     for (uint k = 0; k < EPIPAIR_P; k++) beta[k] = (REAL)0;
 #if TEST == 3
-    epipair_normal_terms(bits, covar, trait, i, j, (const REAL *)0, m, u, &n, &y_sum, &y_sq);
+    uint used, cases = 0u;                         /* the pair's samples by popcount */
+    n = 0u;
+    for (uint g = 0; g < EPIPAIR_GROUPS; g++) {
+        __global const ulong *a = bits + ((ulong)i * EPIPAIR_GROUPS + g) * 3 * W;
+        __global const ulong *b = bits + ((ulong)j * EPIPAIR_GROUPS + g) * 3 * W;
+        uint c = 0u;
+        for (uint w = 0; w < W; w++)
+            c += EPIPAIR_POPC((a[w] | a[W + w] | a[2 * W + w])
+                              & (b[w] | b[W + w] | b[2 * W + w]));
+        n += c;
+        if (g == 0u) cases = c;
+    }
     if (n <= EPIPAIR_P) return NAN;
-    const REAL p0 = y_sum / (REAL)n;
+    const REAL p0 = (REAL)cases / (REAL)n;
     beta[0] = log(p0 / ((REAL)1 - p0));
     int converged = 0;
     for (uint round = 0; round < EPIPAIR_NEWTON_ROUNDS && !converged; round++) {
-        epipair_normal_terms(bits, covar, trait, i, j, beta, m, u, &n, &y_sum, &y_sq);
+        epipair_normal_terms(bits, covar, trait, i, j, beta, m, u, &used, &y_sq);
         if (!epipair_cholesky(m)) return NAN;
         epipair_solve(m, u, 1);
         REAL largest = (REAL)0;
@@ -700,12 +702,12 @@ inline REAL epipair_covariate_fit(__global const ulong *bits, __global const REA
         converged = largest < EPIPAIR_NEWTON_TOL;
     }
     if (!converged) return NAN;
-    epipair_normal_terms(bits, covar, trait, i, j, beta, m, u, &n, &y_sum, &y_sq);
+    epipair_normal_terms(bits, covar, trait, i, j, beta, m, u, &used, &y_sq);
     if (!epipair_cholesky(m)) return NAN;
     *extra = exp(beta[3]);
     return beta[3] * beta[3] / epipair_interaction_variance(m);
 #else
-    epipair_normal_terms(bits, covar, trait, i, j, (const REAL *)0, m, u, &n, &y_sum, &y_sq);
+    epipair_normal_terms(bits, covar, trait, i, j, beta, m, u, &n, &y_sq);
     if (n <= EPIPAIR_P || !epipair_cholesky(m)) return NAN;
     for (uint k = 0; k < EPIPAIR_P; k++) beta[k] = u[k];
     epipair_solve(m, beta, 1);

@@ -14,6 +14,7 @@ import pandas as pd
 import pytest
 
 import oclstat
+from oclstat._epistasis import pairs
 from oclstat._epistasis import pairtests as pt
 from oclstat._epistasis.pairs import DevicePairs, HostPairs
 from oclstat._epistasis.validate import prepare_scan
@@ -317,7 +318,7 @@ def test_a_killed_run_resumes_to_the_same_bytes(tmp_path, monkeypatch, test, cov
 
     g, y, _ = simulate(m=50, n=300, seed=6)
     cov = np.random.default_rng(1).normal(size=(300, 1)) if covariates else None
-    monkeypatch.setattr(api, "EPI_MAX_COVARIATES", 0)     # covariates fitted on the host
+    monkeypatch.setattr(pairs, "EPI_MAX_COVARIATES", 0)   # covariates fitted on the host
     monkeypatch.setattr(api, "DEVICE_BLOCK", 8)
     monkeypatch.setattr(api, "HOST_BLOCK", 8)
     whole = oclstat.epistasis(g, y, test=test, epi1=0.05, covariates=cov, out=tmp_path / "whole")
@@ -521,7 +522,7 @@ def test_covariate_fits_read_the_bed_in_blocks(tmp_path, monkeypatch, where):
     from oclstat._readers import bed
 
     if where == "host":
-        monkeypatch.setattr(api, "EPI_MAX_COVARIATES", 1)
+        monkeypatch.setattr(pairs, "EPI_MAX_COVARIATES", 1)
 
     g, _, q = simulate(m=40, n=300, seed=12, missing=0.01)
     write_plink(tmp_path / "w", g, np.zeros(300))

@@ -8,7 +8,6 @@ import warnings
 import numpy as np
 import pandas as pd
 
-from .._constants import EPI_MAX_COVARIATES
 from .._deprecation import renamed
 from .._progress import Progress
 from .._results import with_input
@@ -38,9 +37,6 @@ BACKENDS = ("auto", "opencl", "cuda")
 #: Every test: the exhaustive search's scores (the best ``top`` combinations of any order)
 #: and PLINK's pair tests (every pair below ``epi1``).
 ALL_TESTS = ("k2", "mi", *PLINK_TESTS)
-#: PLINK's pair tests computed on the device (the regressions with more than
-#: EPI_MAX_COVARIATES covariates are fitted per pair on the host).
-DEVICE_TESTS = PLINK_TESTS
 #: Rows x columns of one block of pairs: the device's, and the host's (covariates).
 DEVICE_BLOCK, HOST_BLOCK = 2048, 256
 
@@ -194,8 +190,7 @@ def epistasis(genotypes, phenotype=None, *, order: int = 4, test: str = "k2", to
                             layout=layout, covariates=covariates, cellmin=cellmin,
                             keep_allele_order=keep_allele_order)
         rt = None
-        if test in DEVICE_TESTS and (scan.covariates is None
-                                     or scan.covariates.shape[1] <= EPI_MAX_COVARIATES):
+        if DevicePairs.takes(scan):
             rt = (_runtimes(device) or [runtime_for(None, "epistasis")])[0]
         return with_input(scan_pairs(scan, rt, out=out, job=job, resume=resume,
                                      progress=progress), genotypes)

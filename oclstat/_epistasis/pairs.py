@@ -1,7 +1,8 @@
 """The blocks of a pair scan: the statistic of every pair of a block of rows x columns, its
-row and column summaries and its hits, on the device (every PLINK test without covariates,
-cl_kernels/epistasis_pairs.cl) or on the host (the regression tests: the device's reference
-from the pairs' cell statistics as matrix products, and the fits per pair with covariates).
+row and column summaries and its hits, on the device (every PLINK test, the regressions with
+up to EPI_MAX_COVARIATES covariates; cl_kernels/epistasis_pairs.cl) or on the host (the
+regression tests: the device's reference from the pairs' cell statistics as matrix products,
+and the fits per pair with more covariates).
 
 A block's answer: ``hits`` (rows, cols, stat, extra: the pairs at or above the report
 threshold, block-relative), ``rows`` and ``cols`` (tested, significant, best, best partner:
@@ -79,27 +80,33 @@ class DevicePairs:
 
     TESTS = {"fast": 0, "joint-effects": 1, "boost": 2, "logistic": 3, "linear": 4}
 
+    @staticmethod
+    def takes(scan) -> bool:
+        """Whether the device computes ``scan`` (else :class:`HostPairs` does)."""
+        cov = getattr(scan, "covariates", None)
+        return scan.test in DevicePairs.TESTS and (cov is None
+                                                   or cov.shape[1] <= EPI_MAX_COVARIATES)
+
     def __init__(self, rt, scan, dtype=None):
         self.rt = rt
         self.real = np.dtype(rt.default_real() if dtype is None else dtype)
+        if not self.takes(scan):
+            raise ValueError(f"test {scan.test!r} with more than {EPI_MAX_COVARIATES} "
+                             "covariates is fitted on the host (HostPairs)")
         cov = getattr(scan, "covariates", None)
         n_cov = 0 if cov is None else cov.shape[1]
-        if n_cov > EPI_MAX_COVARIATES:
-            raise ValueError(f"at most {EPI_MAX_COVARIATES} covariates on the device, got "
-                             f"{n_cov} (HostPairs fits more)")
         g = scan.genotypes
         y = np.asarray(scan.phenotype)
         self.n_snps = g.shape[0]
         self.test = self.TESTS[scan.test]
         linear = scan.test == "linear"
+        keep = np.isfinite(y) if linear else (y == 0) | (y == 1)
+        if cov is not None:
+            keep &= np.isfinite(cov).all(axis=1)
         if linear:      # one group: every sample with a trait value
-            keep = np.isfinite(y) if cov is None else np.isfinite(y) & np.isfinite(cov).all(1)
             classes = np.zeros(int(keep.sum()), np.int64)
             groups = (np.ones(int(keep.sum()), bool),)
         else:           # groups 0 cases, 1 controls (encode_bits orders its classes 0, 1)
-            keep = (y == 0) | (y == 1)
-            if cov is not None:
-                keep &= np.isfinite(cov).all(axis=1)
             classes = 1 - y[keep].astype(np.int64)
             groups = (y[keep] == 1, y[keep] == 0)
         n_groups = len(groups)
