@@ -11,7 +11,7 @@ AUCell compute them.
 
 Inputs of single-cell size: dense or scipy.sparse genes x cells, or an AnnData (cells x genes,
 ``.X`` or a layer; results also stored in ``.obsm``); the rank-based scores run in blocks of
-256 cells (8 bytes per gene and cell of a block), GSVA's estimate in blocks of genes over all
+64 cells (8 bytes per gene and cell of a block), GSVA's estimate in blocks of genes over all
 cells (16 bytes per gene and cell of a block).
 
 >>> import numpy as np, pandas as pd, oclstat

@@ -13,14 +13,22 @@ import pandas as pd
 from .._progress import Progress
 from .._runtime import runtime_for
 from .._validation import as_float_dtype, as_int
-from .core import SSGSEA_FLAVORS, aucell_block, gsva_block, gsva_density_block, ssgsea_block
+from .core import (
+    SIGMA_FACTOR,
+    SSGSEA_FLAVORS,
+    aucell_block,
+    gsva_block,
+    gsva_density_block,
+    row_sd,
+    ssgsea_block,
+)
 from .opencl import density
 from .validate import expression as read_expression
 from .validate import gene_sets as match_gene_sets
 
 #: Samples (cells) per block of the rank-based scores: bounded memory whatever their number
 #: (a block is held dense: 8 bytes per gene and cell).
-SAMPLE_BLOCK = 256
+SAMPLE_BLOCK = 64
 
 KCDFS = ("Gaussian", "Poisson", "none")
 
@@ -117,7 +125,7 @@ def ssgsea(expression, gene_sets, *, alpha: float = 0.25, normalize: bool = True
     first); ``flavor="gseapy"`` weights and orders them as GSEApy does. A set's score is the
     sum over the ranking of its running-sum difference, in GSVA's closed form:
     sum_S R^a (n - p + 1) / sum_S R^a - (n (n + 1) / 2 - sum_S (n - p + 1)) / (n - k).
-    Samples are scored in blocks of 256, one thread per core and at most two blocks per
+    Samples are scored in blocks of 64, one thread per core and at most two blocks per
     thread in memory (sparse matrices densified a block at a time, about 64 bytes per gene
     and cell of a block while ranking), so memory stays bounded whatever the number of
     cells.
@@ -227,8 +235,10 @@ def gsva(expression, gene_sets, *, kcdf: str = "Gaussian", abs_ranking: bool = F
         raise ValueError(f"kcdf must be one of {KCDFS}, got {kcdf!r}")
     m, g, s, sparse = read_expression(expression, genes, samples, layer)
     x = m.toarray() if sparse else m
-    keep = x.std(axis=1, ddof=1) >= 1e-10 if x.shape[1] > 1 else np.ones(x.shape[0], bool)
-    x = x[keep]
+    sd = row_sd(x) if x.shape[1] > 1 else np.ones(x.shape[0])
+    keep = sd >= 1e-10
+    if not keep.all():
+        x, sd = x[keep], sd[keep]
     kept = [name for name, k in zip(g, keep, strict=True) if k]
     names, sets, _ = match_gene_sets(gene_sets, kept, min_size, max_size)
     n = x.shape[1]
@@ -237,7 +247,8 @@ def gsva(expression, gene_sets, *, kcdf: str = "Gaussian", abs_ranking: bool = F
         rt = runtime_for(device, "gsva")
         where = rt.info.label
         real = rt.default_real() if dtype is None else as_float_dtype(dtype)
-        scores = density(rt, x, tabulated=tabulated, dtype=real, progress=progress)
+        scores = density(rt, x, tabulated=tabulated, dtype=real,
+                         bandwidth=sd / SIGMA_FACTOR, progress=progress)
     elif kcdf == "Poisson":
         scores = gsva_density_block(x, np.arange(n), "Poisson", False)
     else:

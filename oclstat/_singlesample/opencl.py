@@ -29,16 +29,18 @@ def genes_per_block(n_samples: int, itemsize: int) -> int:
     return max(1, BLOCK_BYTES // max(1, 2 * n_samples * itemsize))
 
 
-def density(rt, x: np.ndarray, *, tabulated: bool, dtype, progress=None) -> np.ndarray:
+def density(rt, x: np.ndarray, *, tabulated: bool, dtype, bandwidth=None,
+            progress=None) -> np.ndarray:
     """GSVA's Gaussian-kernel scores of every gene (rows of ``x``) at every sample, on the
-    device: log(F / (1 - F)), F the mean over the samples of Phi((x_ij - x_ik) / h_i)."""
+    device: log(F / (1 - F)), F the mean over the samples of Phi((x_ij - x_ik) / h_i), h the
+    genes' ``bandwidth`` (default :func:`~.core.gsva_bandwidth`)."""
     real = np.dtype(dtype)
     defines = rt.real_defines(real)
     if tabulated:
         defines["TABULATED"] = 1
     kernel = rt.kernel("singlesample.cl", "density", defines)
     n_genes, n = x.shape
-    h = gsva_bandwidth(x, "Gaussian")
+    h = gsva_bandwidth(x, "Gaussian") if bandwidth is None else np.asarray(bandwidth)
     table = rt.to_device(normal_cdf_table().astype(real), writable=False)
     out = np.empty((n_genes, n))
     step = genes_per_block(n, real.itemsize)
@@ -52,8 +54,11 @@ def density(rt, x: np.ndarray, *, tabulated: bool, dtype, progress=None) -> np.n
             ob = rt.empty(block.nbytes)
             rt.launch_nd(kernel, (n, g1 - g0), local, xb, xb, hb, table, _U32(g1 - g0),
                          _U32(n), _U32(n), ob)
-            part = np.empty(block.shape, dtype=real)
-            rt.read(ob, part)
-            out[g0:g1] = part
+            if real == out.dtype:
+                rt.read(ob, out[g0:g1])
+            else:
+                part = np.empty(block.shape, dtype=real)
+                rt.read(ob, part)
+                out[g0:g1] = part
             bar.update(g1 - g0)
     return out
