@@ -246,6 +246,30 @@ def test_ranks_and_tie_orders():
         core.ranking(x, "average")
 
 
+@pytest.mark.parametrize("kind", ["continuous", "rounded", "counts", "constant"])
+def test_decreasing_order_is_the_stable_sorts(kind):
+    """The unstable sort plus the integer-key sort of equal runs gives exactly numpy's stable
+    order (both tie rules), and the average ranks are scipy's, on data with no ties, a few,
+    mostly zeros and one value."""
+    from scipy import stats
+
+    rng = np.random.default_rng(23)
+    x = {"continuous": rng.normal(size=(3000, 12)),
+         "rounded": np.round(rng.normal(size=(3000, 12)), 2),
+         "counts": rng.poisson(0.2, size=(3000, 12)).astype(float),
+         "constant": np.full((3000, 12), 1.5)}[kind]
+    xt = np.ascontiguousarray(x.T)
+    order, ordered = core.decreasing_order(xt)
+    np.testing.assert_array_equal(order, np.argsort(-xt, axis=1, kind="stable"))
+    np.testing.assert_array_equal(ordered, np.take_along_axis(xt, order, axis=1))
+    reverse = core.decreasing_order(xt, "decreasing")[0]
+    np.testing.assert_array_equal(reverse, np.argsort(xt, axis=1, kind="stable")[:, ::-1])
+    _, ranks = core.ranking(x)
+    np.testing.assert_array_equal(ranks, stats.rankdata(x, axis=0))
+    with pytest.raises(ValueError, match="rows"):
+        core.decreasing_order(xt, "random")
+
+
 def test_device_density_equals_the_host(rt):
     rng = np.random.default_rng(5)
     x = np.round(rng.normal(size=(30, 70)), 2)                 # equal values: index 0 cells
