@@ -236,8 +236,13 @@ def gsva_density_block(x: np.ndarray, cols, kcdf: str, tabulated: bool) -> np.nd
     for i in range(x.shape[0]):
         if kcdf == "Poisson":
             # summed in the order of the gene's sorted counts: genes with the same counts in
-            # other cells get the same bits, so that their tie is exact
-            f = stats.poisson.cdf(y[i][:, None], np.sort(x[i])[None, :] + h[i]).mean(axis=1)
+            # other cells get the same bits, so that their tie is exact. The CDF is evaluated
+            # once per pair of distinct counts (counts repeat: few distinct values per gene
+            # in single cells) and the terms of each sum gathered from that table
+            counts, where = np.unique(x[i], return_inverse=True)
+            tests, test_of = np.unique(y[i], return_inverse=True)
+            table = stats.poisson.cdf(tests[:, None], counts[None, :] + h[i])
+            f = np.ascontiguousarray(table[:, np.sort(where)]).mean(axis=1)[test_of]
         else:
             f = _cdf((y[i][:, None] - x[i][None, :]) / h[i], tabulated).mean(axis=1)
         with np.errstate(divide="ignore"):
