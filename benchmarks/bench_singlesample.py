@@ -162,6 +162,7 @@ def whole_matrix(args, d: Path, frame, sets) -> list[dict]:
                          d / "warm.gmt")
     (d / "gsva.R").write_text(R_SCRIPT)
     (d / "peer.py").write_text(PEER_SCRIPT)
+    os.sync()           # the inputs on disk before any timing: no write-back during a read
     rows = []
     rscript = shutil.which("Rscript")
     for method in ("ssgsea", "gsva", "aucell"):
@@ -266,6 +267,7 @@ def poisson_counts(args) -> None:
         frame.to_csv(d / "x.tsv", sep="\t")
         oclstat.io.write_gmt(sets, d / "s.gmt")
         (d / "gsva.R").write_text(R_SCRIPT)
+        os.sync()
         cmd = [sys.executable, "-m", "oclstat", "gsva", "--kcdf", "Poisson", "--expr",
                str(d / "x.tsv"), "--gmt", str(d / "s.gmt"), "--out", str(d / "ocl.tsv")]
         t, call = timed(cmd)

@@ -214,7 +214,7 @@ def gsva(expression, gene_sets, *, kcdf: str = "Gaussian", abs_ranking: bool = F
     (hits + score^tau / their sum, misses - 1 / (n - k)) gives the largest positive plus the
     largest negative excursion (``mx_diff``). The Gaussian estimate, n^2 evaluations per gene,
     runs on the device in blocks of genes over all samples; the Poisson and empirical ones
-    on the host.
+    on the host (the Poisson CDF once per pair of a gene's distinct counts).
 
     References
     ----------

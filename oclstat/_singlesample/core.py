@@ -20,8 +20,8 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["ranking", "positions", "truncated_ranks", "decreasing_positions", "ssgsea_block",
-           "gsva_density_block", "gsva_block", "aucell_block", "aucell_max_area",
+__all__ = ["decreasing_order", "ranking", "positions", "truncated_ranks", "decreasing_positions",
+           "ssgsea_block", "gsva_density_block", "gsva_block", "aucell_block", "aucell_max_area",
            "normal_cdf_table", "row_sd", "SIGMA_FACTOR", "SSGSEA_FLAVORS"]
 
 #: GSVA's bandwidth: the gene's standard deviation over the samples divided by this.
@@ -34,30 +34,19 @@ TABLE_POINTS, TABLE_RANGE = 10_000, 10.0
 SSGSEA_FLAVORS = ("gsva", "gseapy")
 
 
-def average_ranks(sorted_values: np.ndarray) -> np.ndarray:
-    """Average ranks (1-based) of each row's values, given them sorted along the last axis in
-    either direction: the ranks of tied values are their positions' mean."""
-    n = sorted_values.shape[-1]
-    pos = np.broadcast_to(np.arange(1, n + 1, dtype=np.float64), sorted_values.shape)
-    start = np.ones(sorted_values.shape, dtype=bool)
-    start[..., 1:] = sorted_values[..., 1:] != sorted_values[..., :-1]
-    first = np.maximum.accumulate(np.where(start, pos, 0.0), axis=-1)
-    stop = np.ones(sorted_values.shape, dtype=bool)
-    stop[..., :-1] = start[..., 1:]
-    last = np.minimum.accumulate(np.where(stop, pos, np.inf)[..., ::-1], axis=-1)[..., ::-1]
-    return (first + last) / 2.0
-
-
-def decreasing_order(xt: np.ndarray, rows: str = "increasing") -> tuple[np.ndarray, np.ndarray]:
+def decreasing_order(xt: np.ndarray, rows: str = "increasing", *,
+                     values: bool = True) -> tuple[np.ndarray, np.ndarray | None]:
     """``(order, ordered)`` of each row of ``xt`` (samples x genes): ``order[j, p]`` the gene
     at position p (0-based) of sample j by decreasing value, equal values by increasing gene
     index (``rows="increasing"``: R's stable ``order(decreasing = TRUE)``) or by decreasing
-    index (``"decreasing"``), and ``ordered`` the values in that order.
+    index (``"decreasing"``), and ``ordered`` the values in that order (None where
+    ``values=False`` let it be skipped).
 
     One unstable sort of the values (numpy's vectorised one, several times faster than its
     stable sort), then each sample with equal values has its runs of them put in gene order
     by one sort of the integer keys run x genes + gene: the order is the unique one the rule
-    defines, whatever the first sort did with ties.
+    defines, whatever the first sort did with ties. A block that is mostly zeros (sparse
+    counts: a few long runs of equal values) is sorted by numpy's stable sort, faster there.
 
     >>> decreasing_order(np.array([[1.0, 3.0, 3.0, 0.0]]))[0].tolist()
     [[1, 2, 0, 3]]
@@ -67,6 +56,12 @@ def decreasing_order(xt: np.ndarray, rows: str = "increasing") -> tuple[np.ndarr
     if rows not in ("increasing", "decreasing"):
         raise ValueError(f"rows must be 'increasing' or 'decreasing', got {rows!r}")
     n = xt.shape[1]
+    if 2 * np.count_nonzero(xt) < xt.size:
+        if rows == "increasing":
+            order = np.argsort(-xt, axis=1, kind="stable")
+        else:
+            order = np.ascontiguousarray(np.argsort(xt, axis=1, kind="stable")[:, ::-1])
+        return order, np.take_along_axis(xt, order, axis=1) if values else None
     order = np.argsort(-xt, axis=1)
     ordered = np.take_along_axis(xt, order, axis=1)
     tied = ordered[:, 1:] == ordered[:, :-1]
@@ -84,12 +79,23 @@ def decreasing_order(xt: np.ndarray, rows: str = "increasing") -> tuple[np.ndarr
 
 def _ascending_ranks(ordered: np.ndarray) -> np.ndarray:
     """Average ranks (1-based, ascending values) at each position of values sorted in
-    decreasing order along the last axis (ties: their positions' mean)."""
-    n = ordered.shape[-1]
+    decreasing order along the last axis: n + 1 - p, or for a run of equal values at
+    positions f..l, n + 1 - (f + l) / 2 (the mean of their ranks)."""
+    rows, n = ordered.shape
     ranks = np.broadcast_to(np.arange(n, 0, -1, dtype=np.float64), ordered.shape).copy()
-    with_ties = np.flatnonzero((ordered[:, 1:] == ordered[:, :-1]).any(axis=1))
+    tied = ordered[:, 1:] == ordered[:, :-1]
+    with_ties = np.flatnonzero(tied.any(axis=1))
     if with_ties.size:
-        ranks[with_ties] = n + 1 - average_ranks(ordered[with_ties])
+        # runs over the tied samples laid end to end (a run never crosses a sample: each
+        # sample's first position starts one): each position's run, its first and last place
+        start = np.ones((with_ties.size, n), dtype=bool)
+        start[:, 1:] = ~tied[with_ties]
+        first = np.flatnonzero(start)
+        last = np.append(first[1:], start.size) - 1
+        run = np.cumsum(start, axis=None) - 1
+        twice_mid = (first + last)[run].reshape(start.shape) - \
+            (2 * n * np.arange(with_ties.size))[:, None]
+        ranks[with_ties] = n - twice_mid / 2.0
     return ranks
 
 
@@ -133,7 +139,7 @@ def decreasing_positions(keys: np.ndarray) -> np.ndarray:
     """Each row's 1-based position when a column is sorted by decreasing key, equal keys by
     increasing row (R's stable ``order(decreasing = TRUE)``), gene-major."""
     return np.ascontiguousarray(
-        positions(decreasing_order(np.ascontiguousarray(keys.T))[0].T))
+        positions(decreasing_order(np.ascontiguousarray(keys.T), values=False)[0].T))
 
 
 def _summed_walks(pos: np.ndarray, weight, sets: list) -> np.ndarray:
