@@ -188,7 +188,7 @@ def whole_matrix(args, d: Path, frame, sets) -> list[dict]:
                            str(d / "x.tsv"), str(d / "s.gmt"), str(d / "gp.tsv")],
                           d / "gp.tsv", None))
         if args.peer_python and method != "ssgsea":       # decoupler 2 has no ssGSEA
-            peers.append((f"decoupler 2.2 {method}",
+            peers.append((f"decoupler {args.decoupler_version} {method}",
                           [args.peer_python, str(d / "peer.py"), "decoupler", method,
                            str(d / "x.tsv"), str(d / "s.gmt"), str(d / f"dc_{method}.tsv")],
                           d / f"dc_{method}.tsv", None))
@@ -306,6 +306,9 @@ def main(argv=None) -> int:
     ap.add_argument("--skip-matrix", action="store_true",
                     help="only the --cells / --gsva-cells / --poisson-samples runs")
     args = ap.parse_args(argv)
+    args.decoupler_version = subprocess.run(
+        [args.peer_python, "-c", "import decoupler; print(decoupler.__version__)"],
+        capture_output=True, text=True).stdout.strip() if args.peer_python else ""
     rt = oclstat.get_runtime(args.device)
     if args.device:
         os.environ["OCLSTAT_DEVICE"] = args.device

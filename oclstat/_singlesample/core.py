@@ -20,9 +20,10 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["decreasing_order", "ranking", "positions", "truncated_ranks", "decreasing_positions",
-           "ssgsea_block", "gsva_density_block", "gsva_block", "aucell_block", "aucell_max_area",
-           "normal_cdf_table", "row_sd", "SIGMA_FACTOR", "SSGSEA_FLAVORS"]
+__all__ = ["decreasing_order", "sparse_positions", "ranking", "positions", "truncated_ranks",
+           "decreasing_positions", "ssgsea_block", "gsva_density_block", "gsva_block",
+           "aucell_block", "aucell_max_area", "normal_cdf_table", "row_sd", "SIGMA_FACTOR",
+           "SSGSEA_FLAVORS"]
 
 #: GSVA's bandwidth: the gene's standard deviation over the samples divided by this.
 SIGMA_FACTOR = 4.0
@@ -32,6 +33,10 @@ TABLE_POINTS, TABLE_RANGE = 10_000, 10.0
 
 #: ssGSEA's flavours: each anchor's rank weights and tie order.
 SSGSEA_FLAVORS = ("gsva", "gseapy")
+
+
+def _is_sparse(x) -> bool:
+    return hasattr(x, "tocsc")
 
 
 def decreasing_order(xt: np.ndarray, rows: str = "increasing", *,
@@ -142,6 +147,66 @@ def decreasing_positions(keys: np.ndarray) -> np.ndarray:
         positions(decreasing_order(np.ascontiguousarray(keys.T), values=False)[0].T))
 
 
+def sparse_positions(block, rows: str = "increasing", *,
+                     ranks: bool = True) -> tuple[np.ndarray, np.ndarray | None]:
+    """``(pos, ranks)``, genes x cells, of a scipy.sparse block (genes x cells): each gene's
+    1-based position by decreasing value (equal values by increasing row, or decreasing
+    with ``rows="decreasing"``) and its average rank (ascending values), as
+    :func:`decreasing_order` gives them for the dense block, from the cells' non-zero values
+    alone: only those are sorted (one lexsort of the block's), the zeros of a cell fill the
+    positions between its positive and its negative values in row order.
+
+    >>> from scipy import sparse
+    >>> pos, rk = sparse_positions(sparse.csc_matrix(np.array([[0.0], [2.0], [0.0], [-1.0]])))
+    >>> pos[:, 0].tolist(), rk[:, 0].tolist()
+    ([2, 1, 3, 4], [2.5, 4.0, 2.5, 1.0])
+    """
+    if rows not in ("increasing", "decreasing"):
+        raise ValueError(f"rows must be 'increasing' or 'decreasing', got {rows!r}")
+    from scipy import sparse
+
+    block = sparse.csc_matrix(block)
+    block.sum_duplicates()
+    n, b = block.shape
+    cell = np.repeat(np.arange(b), np.diff(block.indptr))
+    row, v = block.indices.astype(np.int64), block.data
+    keep = v != 0
+    cell, row, v = cell[keep], row[keep], v[keep]
+    o = np.lexsort((row if rows == "increasing" else -row, -v, cell))
+    cell, row, v = cell[o], row[o], v[o]
+    count = np.bincount(cell, minlength=b)
+    start = np.cumsum(count) - count                  # each cell's first non-zero, flat
+    positive = np.bincount(cell, weights=v > 0, minlength=b).astype(np.int64)
+    zeros = n - count
+    k = np.arange(v.size) - start[cell]               # place among the cell's non-zeros
+    lower = np.where(v < 0, zeros[cell], 0)           # negatives come after the zeros
+    # zeros: positions positive + 1 .. positive + zeros, by row (cells x genes while filling:
+    # the running count of non-zero rows above each row runs along memory)
+    above = np.zeros((b, n), dtype=np.int32)
+    above[cell, row] = 1
+    np.cumsum(above, axis=1, out=above)
+    zero_place = np.arange(n, dtype=np.int32) - above   # non-zero rows: overwritten below
+    if rows == "decreasing":
+        zero_place = (zeros - 1).astype(np.int32)[:, None] - zero_place
+    zero_place += (positive + 1).astype(np.int32)[:, None]
+    zero_place[cell, row] = k + 1 + lower
+    pos = np.ascontiguousarray(zero_place.T, dtype=np.int64)
+    if not ranks:
+        return pos, None
+    # average ranks: n - (first + last) / 2 of a run's 0-based positions (as the dense path)
+    rank = np.empty((n, b))
+    rank[:] = n - (2 * positive + zeros - 1) / 2.0
+    if v.size:
+        new = np.ones(v.size, dtype=bool)
+        new[1:] = (cell[1:] != cell[:-1]) | (v[1:] != v[:-1])
+        first = np.flatnonzero(new)
+        last = np.append(first[1:], v.size) - 1
+        run = np.cumsum(new) - 1
+        twice_mid = (first + last)[run] - 2 * start[cell] + 2 * lower
+        rank[row, cell] = n - twice_mid / 2.0
+    return pos, rank
+
+
 def _summed_walks(pos: np.ndarray, weight, sets: list) -> np.ndarray:
     """Each set's running-sum difference summed over the ranking, in closed form:
     sum_S w (n - p + 1) / sum_S w - (n (n + 1) / 2 - sum_S (n - p + 1)) / (n - k), with
@@ -164,18 +229,23 @@ def ssgsea_block(x: np.ndarray, sets: list, alpha: float, flavor: str = "gsva") 
     genes ordered by decreasing R, equal R by increasing row. ``flavor="gseapy"`` (GSEApy's
     ``sample_norm_method="rank"``): R = 10,000 x average rank / n, genes ordered by
     decreasing value, equal values by decreasing row. One sort per sample
-    (:func:`decreasing_order`) gives the positions and the average ranks.
+    (:func:`decreasing_order`; of a sparse block's non-zero values only,
+    :func:`sparse_positions`) gives the positions and the average ranks.
     """
     if flavor not in SSGSEA_FLAVORS:
         raise ValueError(f"flavor must be one of {SSGSEA_FLAVORS}, got {flavor!r}")
     n = x.shape[0]
-    order, ordered = decreasing_order(np.ascontiguousarray(x.T),
-                                      "increasing" if flavor == "gsva" else "decreasing")
-    pos = np.empty(order.shape, dtype=np.int64)
-    np.put_along_axis(pos, order, np.arange(1, n + 1), axis=1)
-    ranks = np.empty(order.shape)
-    np.put_along_axis(ranks, order, _ascending_ranks(ordered), axis=1)
-    ranks = np.ascontiguousarray(ranks.T)
+    rows = "increasing" if flavor == "gsva" else "decreasing"
+    if _is_sparse(x):
+        pos, ranks = sparse_positions(x, rows)
+    else:
+        order, ordered = decreasing_order(np.ascontiguousarray(x.T), rows)
+        pos = np.empty(order.shape, dtype=np.int64)
+        np.put_along_axis(pos, order, np.arange(1, n + 1), axis=1)
+        pos = np.ascontiguousarray(pos.T)
+        ranks = np.empty(order.shape)
+        np.put_along_axis(ranks, order, _ascending_ranks(ordered), axis=1)
+        ranks = np.ascontiguousarray(ranks.T)
 
     if flavor == "gsva":
         def weight(idx):
@@ -183,7 +253,7 @@ def ssgsea_block(x: np.ndarray, sets: list, alpha: float, flavor: str = "gsva") 
     else:
         def weight(idx):
             return np.abs(10000.0 * ranks[idx] / n) ** alpha
-    return _summed_walks(np.ascontiguousarray(pos.T), weight, sets)
+    return _summed_walks(pos, weight, sets)
 
 
 def normal_cdf_table() -> np.ndarray:
@@ -302,9 +372,12 @@ def aucell_block(x: np.ndarray, sets: list, max_rank: int, normalize: bool = Tru
     over max_rank x the set's size (AUCell's earlier normalisation). Equal values are ranked
     by their row, or by the random keys ``shuffle`` (genes x samples; AUCell's
     ``ties.method = "random"``)."""
-    if shuffle is None:
+    if shuffle is None and _is_sparse(x):
+        pos = sparse_positions(x, ranks=False)[0]
+    elif shuffle is None:
         pos = decreasing_positions(x)
     else:
+        x = x.toarray() if _is_sparse(x) else x
         pos = positions(np.lexsort((shuffle, -x), axis=0))
     out = np.empty((len(sets), x.shape[1]))
     for s, idx in enumerate(sets):

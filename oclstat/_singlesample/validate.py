@@ -53,7 +53,7 @@ def expression(expr, genes=None, samples=None, layer=None):
         m = np.asarray(m)
         if m.dtype.kind not in "iuf":
             raise TypeError(f"expr must be numeric, got dtype {m.dtype}")
-        m = m.astype(np.float64)
+        m = m.astype(np.float64, copy=False)
         values = m
     if m.ndim != 2:
         raise ValueError(f"expr must be 2-D (genes x samples), got shape {m.shape}")
