@@ -34,7 +34,9 @@
  *                       sets deep inside the region (those that accept more often).
  *   prerank_ml_copy     chain c of the next level starts as chain from[c] of this level.
  *
- * Chains live in one buffer: chain i of group g at base[g] + i * k[g]. A group of direction 1
+ * Chains live in one buffer: chain i of group g at base[g] + i * k[g]. A group climbs on the
+ * ranking rank[g] of the weights (rankings x n): the groups of many rankings climb in one
+ * launch per level. A group of direction 1
  * walks the reversed ranking (position r there is n - 1 - r here): its positive ES is the
  * magnitude of a negative ES. Integers throughout except the ES points (es_walk.clh): the same
  * seed gives the same sets, moves and scores on every device.
@@ -241,15 +243,17 @@ inline void prerank_draw(mrg31k3p_state *st, __global uint *pos, const uint k, c
 }
 
 
-__kernel void prerank_ml_start(__global uint *states, __global const long *w,
+__kernel void prerank_ml_start(__global uint *states, __global const long *weights,
                                const uint n, const uint S, __global const uint *group_k,
                                __global const uint *group_dir, __global const ulong *group_base,
-                               const uint n_chains, __global uint *chains,
-                               __global REAL *es_pos, __global uint *is_pos)
+                               __global const uint *group_rank, const uint n_chains,
+                               __global uint *chains, __global REAL *es_pos,
+                               __global uint *is_pos)
 {
     const uint c = get_global_id(0);
     if (c >= n_chains) return;
     const uint g = c / S, k = group_k[g], dir = group_dir[g];
+    __global const long *w = weights + (ulong)group_rank[g] * n;     /* the group's ranking */
     __global uint *pos = chains + group_base[g] + (ulong)(c - g * S) * k;
     mrg31k3p_state st;
     mrg31k3p_load(&st, states, c);
@@ -258,10 +262,11 @@ __kernel void prerank_ml_start(__global uint *states, __global const long *w,
     mrg31k3p_store(&st, states, c);
 }
 
-__kernel void prerank_ml_perturb(__global uint *states, __global const long *w, const uint n,
-                                 const uint S, __global const uint *group_k,
+__kernel void prerank_ml_perturb(__global uint *states, __global const long *weights,
+                                 const uint n, const uint S, __global const uint *group_k,
                                  __global const uint *group_dir,
                                  __global const ulong *group_base,
+                                 __global const uint *group_rank,
                                  __global const REAL *group_bound,
                                  __global const uint *group_tries, const uint n_chains,
                                  __global uint *chains, __global REAL *es_pos,
@@ -272,6 +277,7 @@ __kernel void prerank_ml_perturb(__global uint *states, __global const long *w, 
     const uint g = c / S, tries = group_tries[g];
     if (tries == 0u) return;
     const uint k = group_k[g], dir = group_dir[g];
+    __global const long *w = weights + (ulong)group_rank[g] * n;
     const REAL bound = group_bound[g];
     __global uint *pos = chains + group_base[g] + (ulong)(c - g * S) * k;
     mrg31k3p_state st;

@@ -162,6 +162,9 @@ def exercise(device=None, *, only=None) -> dict[str, np.ndarray]:
         stat.iloc[:12] += 2.5
         sets = {"up": [f"g{i}" for i in range(12)], "mid": [f"g{i}" for i in range(100, 130)],
                 "any": [f"g{i}" for i in range(200, 215)]}
+        # two rankings: their multilevel groups climb together, ranking 1 on weights row 1
+        two = pd.DataFrame({"a": stat, "b": -stat.to_numpy() + rng.normal(size=300)},
+                           index=stat.index)
         for dt in reals:
             tag = np.dtype(dt).name
             for method in ("simple", "multilevel"):
@@ -170,6 +173,11 @@ def exercise(device=None, *, only=None) -> dict[str, np.ndarray]:
                                            device=rt).table.sort_index()
                 out[f"prerank.{method}.pval.{tag}"] = res["pval"].to_numpy()
                 out[f"prerank.{method}.es.{tag}"] = res["ES"].to_numpy()
+            both = oclstat.gsea_prerank(two, sets, n_resamples=200, min_size=5, sample_size=11,
+                                        seed=14, dtype=dt, device=rt)
+            for column, res in both.items():
+                out[f"prerank.rankings.{column}.pval.{tag}"] = \
+                    res.table.sort_index()["pval"].to_numpy()
     if want("singlesample"):
         from oclstat._singlesample import opencl as ss_opencl
 

@@ -200,8 +200,9 @@ def gsea_prerank(
         all_counts = tasks.simple_null_many(
             runner, rt, weights, sizes, positions_of, [es for es, _ in observed], words=words,
             n_resamples=n_resamples, dtype=dtype, score_type=score_type, progress=progress)
-        for rank, positions, (es_obs, _), counts in zip(ranks, positions_of, observed,
-                                                        all_counts, strict=True):
+        pending = []
+        for positions, (es_obs, _), counts in zip(positions_of, observed, all_counts,
+                                                  strict=True):
             summary = null_statistics(counts, es_obs, size_index, score_type)
             pval, nes = summary.pval.copy(), summary.nes.copy()
             log2err = simple_error(summary.n_more, n_resamples)
@@ -210,13 +211,19 @@ def gsea_prerank(
                 unbalanced = summary.mode < 10
                 pval[unbalanced] = nes[unbalanced] = log2err[unbalanced] = np.nan
                 ml = _needs_multilevel(summary, n_resamples, sample_size) & ~unbalanced
-                if ml.any():
-                    pval, log2err = _multilevel(runner, rt, rank, positions, es_obs, summary,
-                                                ml, pval, log2err, n_resamples=n_resamples,
-                                                sample_size=sample_size, eps=eps,
-                                                words=words, dtype=dtype,
-                                                score_type=score_type, progress=progress)
             outcomes.append((pval, nes, log2err, ml))
+            pending.append(_MultilevelGroups(positions, es_obs, summary, ml, n_resamples,
+                                             eps, score_type))
+        # the multilevel groups of every ranking climb together (one launch per level)
+        rulers = tasks.multilevel_many(runner, rt, weights, [p.groups for p in pending],
+                                       sample_size=sample_size, words=words,
+                                       first=n_resamples, dtype=dtype,
+                                       score_type=score_type, progress=progress)
+        for q, (group, found) in enumerate(zip(pending, rulers, strict=True)):
+            pval, nes, log2err, ml = outcomes[q]
+            if ml.any():
+                pval, log2err = group.pvalues(found, pval, log2err, sample_size, eps)
+            outcomes[q] = (pval, nes, log2err, ml)
     finally:
         if owned:
             runner.close()
@@ -301,36 +308,40 @@ def _needs_multilevel(summary, n_resamples, sample_size) -> np.ndarray:
                                                                             n_resamples)
 
 
-def _multilevel(runner, rt, rank, positions, es_obs, summary, ml, pval, log2err, *,
-                n_resamples, sample_size, eps, words, dtype, score_type, progress):
-    """Multilevel p-values of the sets in ``ml``: one group of chains per (size, sign). A
-    chain estimate is divided by the probability of the ES's sign from the simple null
-    (fgsea's denomProb); each size's eps is scaled by its smallest such probability."""
-    idx = np.flatnonzero(ml)
-    denom = (summary.mode + 1.0) / (n_resamples + 1.0)
-    size_of = {int(i): int(positions[i].size) for i in idx}
-    lower = es_obs < 0 if score_type == "std" else np.full(es_obs.shape, score_type == "neg")
-    key_of = {int(i): (size_of[int(i)], int(lower[i])) for i in idx}
-    target: dict = {}
-    eps_of: dict = {}
-    for i in idx:
-        key, size = key_of[int(i)], size_of[int(i)]
-        target[key] = max(target.get(key, 0.0), abs(float(es_obs[i])))
-        eps_of[size] = min(eps_of.get(size, 1.0), eps * float(denom[i]))
-    keys = sorted(target)
-    groups = [(k, d, target[(k, d)], eps_of[k]) for k, d in keys]
-    rulers = tasks.multilevel(runner, rt, rank.weights, groups, sample_size=sample_size,
-                              words=words, first=n_resamples, dtype=dtype,
-                              score_type=score_type, progress=progress)
-    by_key = dict(zip(keys, rulers, strict=True))
-    pval, log2err = pval.copy(), log2err.copy()
-    for i in idx:
-        p, reliable = by_key[key_of[int(i)]].pvalue(abs(float(es_obs[i])))
-        pval[i] = min(1.0, p / float(denom[i]))
-        log2err[i] = multilevel_error(pval[i], sample_size) if reliable else np.nan
-        if pval[i] < eps:
-            pval[i], log2err[i] = eps, np.nan
-    return pval, log2err
+class _MultilevelGroups:
+    """One ranking's multilevel groups (one per set size and sign of the sets in ``ml``: the
+    largest |ES| of each as its target; each size's eps scaled by its smallest probability
+    of the ES's sign from the simple null, fgsea's denomProb) and, from their rulers, the
+    sets' p-values."""
+
+    def __init__(self, positions, es_obs, summary, ml, n_resamples, eps, score_type):
+        self.idx = np.flatnonzero(ml)
+        self.es_obs = es_obs
+        self.denom = (summary.mode + 1.0) / (n_resamples + 1.0)
+        lower = es_obs < 0 if score_type == "std" else \
+            np.full(es_obs.shape, score_type == "neg")
+        self.key_of = {int(i): (int(positions[i].size), int(lower[i])) for i in self.idx}
+        target: dict = {}
+        eps_of: dict = {}
+        for i in self.idx:
+            key = self.key_of[int(i)]
+            target[key] = max(target.get(key, 0.0), abs(float(es_obs[i])))
+            eps_of[key[0]] = min(eps_of.get(key[0], 1.0), eps * float(self.denom[i]))
+        self.keys = sorted(target)
+        self.groups = [(k, d, target[(k, d)], eps_of[k]) for k, d in self.keys]
+
+    def pvalues(self, rulers, pval, log2err, sample_size, eps):
+        """The sets' multilevel p-values (divided by denomProb) and log2err, from the rulers
+        of :attr:`groups`."""
+        by_key = dict(zip(self.keys, rulers, strict=True))
+        pval, log2err = pval.copy(), log2err.copy()
+        for i in self.idx:
+            p, reliable = by_key[self.key_of[int(i)]].pvalue(abs(float(self.es_obs[i])))
+            pval[i] = min(1.0, p / float(self.denom[i]))
+            log2err[i] = multilevel_error(pval[i], sample_size) if reliable else np.nan
+            if pval[i] < eps:
+                pval[i], log2err[i] = eps, np.nan
+        return pval, log2err
 
 
 def _table(rank, set_names, placed, walks, q, es_obs, nes, pval, log2err, balanced,

@@ -219,16 +219,24 @@ def simple_counts_many(plan: Plan, positions: list, es_obs: list, *, words, firs
 
 
 class Chains:
-    """The chains of several multilevel groups (one set size and direction each) on one
-    device: ``S`` chains per group, chain i of group g drawing from stream ``first + g S + i``
-    of the seed."""
+    """The chains of several multilevel groups (one set size, direction and ranking each) on
+    one device: ``S`` chains per group. ``segments``: (first stream, groups) of consecutive
+    runs of groups, chain i of the run's group g drawing from stream ``first + g S + i`` of
+    the seed (default one run from ``first``); ``group_rank``: each group's ranking (a row of
+    the plan's weights; default 0)."""
 
-    def __init__(self, plan: Plan, group_k, group_dir, sample_size: int, *, words, first: int):
+    def __init__(self, plan: Plan, group_k, group_dir, sample_size: int, *, words, first: int,
+                 group_rank=None, segments=None):
         rt = self.rt = plan.rt
         self.plan = plan
         self.S = int(sample_size)
         k = np.asarray(group_k, dtype=_U32)
         self.n_groups = k.size
+        segments = [(first, self.n_groups)] if segments is None else segments
+        if sum(count for _, count in segments) != self.n_groups:
+            raise ValueError("the segments must cover the groups")
+        rank = np.zeros(self.n_groups, dtype=_U32) if group_rank is None else \
+            np.asarray(group_rank, dtype=_U32)
         self.n_chains = self.n_groups * self.S
         base = np.zeros(self.n_groups, dtype=_U64)
         base[1:] = np.cumsum(k.astype(np.uint64) * _U64(self.S))[:-1]
@@ -236,8 +244,11 @@ class Chains:
         self.k = rt.to_device(k, writable=False)
         self.dir = rt.to_device(np.asarray(group_dir, dtype=_U32), writable=False)
         self.base = rt.to_device(base, writable=False)
+        self.rank = rt.to_device(rank, writable=False)
         self.chains = [rt.empty(total * 4), rt.empty(total * 4)]
-        self.states = rt.to_device(create_stream_states(words, self.n_chains, first=first))
+        self.states = rt.to_device(np.concatenate(
+            [create_stream_states(words, count * self.S, first=f) for f, count in segments
+             if count]))
         self.es = rt.empty(self.n_chains * plan.real.itemsize)
         self.pos = rt.empty(self.n_chains * 4)
         self.bound = rt.empty(self.n_groups * plan.real.itemsize)
@@ -260,7 +271,7 @@ class Chains:
         """Draw the first sets; ``(es_pos, is_pos)``, each groups x S."""
         self.rt.launch(self.plan.kernel("ml_start"), self.n_chains, self.states, self.plan.w,
                        _U32(self.plan.n), _U32(self.S), self.k, self.dir, self.base,
-                       _U32(self.n_chains), self.chains[0], self.es, self.pos)
+                       self.rank, _U32(self.n_chains), self.chains[0], self.es, self.pos)
         return self._read()
 
     def copy(self, source: np.ndarray, active: np.ndarray) -> None:
@@ -281,9 +292,9 @@ class Chains:
         rt.write(self.bound, np.ascontiguousarray(bound, dtype=self.plan.real))
         rt.write(self.tries, np.ascontiguousarray(tries, dtype=_U32))
         rt.launch(self.plan.kernel("ml_perturb"), self.n_chains, self.states, self.plan.w,
-                  _U32(self.plan.n), _U32(self.S), self.k, self.dir, self.base, self.bound,
-                  self.tries, _U32(self.n_chains), self.chains[0], self.es, self.pos,
-                  self.accepted)
+                  _U32(self.plan.n), _U32(self.S), self.k, self.dir, self.base, self.rank,
+                  self.bound, self.tries, _U32(self.n_chains), self.chains[0], self.es,
+                  self.pos, self.accepted)
         acc = np.empty(self.n_chains, dtype=_U32)
         rt.read(self.accepted, acc)
         es, ok = self._read()
@@ -295,8 +306,29 @@ def climb(plan: Plan, groups, sample_size: int, *, words, first: int) -> list:
     every group's levels reach its target or its eps; returns a
     :class:`~.multilevel.Ruler` per group (chains drawing from streams ``first ..`` of seed
     ``words``)."""
-    chains = Chains(plan, [g[0] for g in groups], [g[1] for g in groups], sample_size,
-                    words=words, first=first)
+    return _climb(Chains(plan, [g[0] for g in groups], [g[1] for g in groups], sample_size,
+                         words=words, first=first), groups, sample_size)
+
+
+def climb_many(plan: Plan, groups_of: list, sample_size: int, *, words, first: int) -> list:
+    """:func:`climb` for the groups of every ranking at once (``groups_of[q]``: ranking q's
+    groups, ranking q the plan's weights row q), one launch per level for all of them; a
+    list of ranking q's rulers per ranking. Each ranking's chains draw the streams a climb on
+    that ranking alone draws (``first ..``), and a group's levels depend on its own chains
+    only: every ruler is the one :func:`climb` gives for that ranking alone."""
+    flat = [g for groups in groups_of for g in groups]
+    if not flat:
+        return [[] for _ in groups_of]
+    rank = np.repeat(np.arange(len(groups_of)), [len(groups) for groups in groups_of])
+    chains = Chains(plan, [g[0] for g in flat], [g[1] for g in flat], sample_size,
+                    words=words, first=first, group_rank=rank,
+                    segments=[(first, len(groups)) for groups in groups_of])
+    rulers = _climb(chains, flat, sample_size)
+    ends = np.cumsum([len(groups) for groups in groups_of])
+    return [rulers[e - len(groups):e] for e, groups in zip(ends, groups_of, strict=True)]
+
+
+def _climb(chains: Chains, groups, sample_size: int) -> list:
     es, ok = chains.start()
     rulers = [Ruler(sample_size) for _ in groups]
     k = np.array([g[0] for g in groups], dtype=np.int64)

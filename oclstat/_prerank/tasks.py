@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._scale import Task, run, task_runtime
-from .opencl import Plan, climb, observed_walks, simple_counts_many
+from .opencl import Plan, climb, climb_many, observed_walks, simple_counts_many
 
 #: Permutations per task (at most MAX_TASKS tasks).
 TASK_PERMUTATIONS = 8192
@@ -95,3 +95,20 @@ def multilevel(client, rt, weights, groups, *, sample_size, words, first, dtype,
                                          first + a * sample_size)) for a, c in parts],
                   progress=progress, desc="multilevel tasks")
     return [r for part in results for r in part]
+
+
+def multilevel_many(client, rt, weights, groups_of, *, sample_size, words, first, dtype,
+                    score_type="std", progress=None):
+    """The rulers of every ranking's groups (``groups_of[q]`` on ranking q, rows of
+    ``weights``): on ``rt`` the groups of all rankings climb together, one launch per level;
+    on ``client`` each ranking's groups in tasks, as :func:`multilevel`. Either way each
+    ruler is the one ranking q alone gets."""
+    if not any(groups_of):
+        return [[] for _ in groups_of]
+    if client is None:
+        plan = Plan(rt, weights, [g[0] for groups in groups_of for g in groups], dtype,
+                    score_type)
+        return climb_many(plan, groups_of, sample_size, words=words, first=first)
+    return [multilevel(client, rt, weights[q], groups, sample_size=sample_size, words=words,
+                       first=first, dtype=dtype, score_type=score_type, progress=progress)
+            if groups else [] for q, groups in enumerate(groups_of)]
