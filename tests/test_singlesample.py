@@ -298,6 +298,8 @@ def test_sparse_blocks_rank_as_dense_ones():
                                           core.ssgsea_block(x, sets, 0.25, flavor))
         np.testing.assert_array_equal(core.aucell_block(m, sets, max(2, n // 5)),
                                       core.aucell_block(x, sets, max(2, n // 5)))
+    with pytest.raises(ValueError, match="rows"):
+        core.sparse_positions(sparse.csc_matrix(np.eye(3)), "random")
 
 
 def test_poisson_estimate_from_distinct_counts_is_the_direct_sum():

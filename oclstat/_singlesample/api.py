@@ -33,19 +33,18 @@ SAMPLE_BLOCK = 64
 KCDFS = ("Gaussian", "Poisson", "none")
 
 
-def _blocks(m, sparse, size=None, densify=True):
-    """(genes x b) blocks of the samples, in order: dense, or sparse blocks of a sparse
-    matrix kept sparse (``densify=False``)."""
+def _blocks(m, sparse, size=None):
+    """(genes x b) blocks of the samples, in order: dense, or a sparse matrix's sparse blocks
+    (ranked from their non-zero values, never densified)."""
     size = size or SAMPLE_BLOCK
     for j0 in range(0, m.shape[1], size):
         j1 = min(m.shape[1], j0 + size)
         block = m[:, j0:j1]
-        yield j0, j1, (block if sparse and not densify else
-                       block.toarray() if sparse else np.asarray(block))
+        yield j0, j1, (block if sparse else np.asarray(block))
 
 
 def _score_blocks(m, sparse, n_sets: int, score, *, desc: str = "scores",
-                  progress=None, densify=True) -> np.ndarray:
+                  progress=None) -> np.ndarray:
     """``score(block, j0, j1)`` (sets x b) of every block of samples into one sets x samples
     array, blocks scored by one thread per core (numpy's sorts release the GIL) with at most
     two blocks per thread in memory at once; progress counted in samples."""
@@ -59,7 +58,7 @@ def _score_blocks(m, sparse, n_sets: int, score, *, desc: str = "scores",
     pending = deque()
     with Progress(total=max(1, m.shape[1]), desc=desc, enabled=progress) as bar, \
             ThreadPoolExecutor(max_workers=threads) as pool:
-        for j0, j1, block in _blocks(m, sparse, densify=densify):
+        for j0, j1, block in _blocks(m, sparse):
             pending.append(pool.submit(work, j0, j1, block))
             if len(pending) >= 2 * threads:
                 pending.popleft().result()
@@ -156,7 +155,7 @@ def ssgsea(expression, gene_sets, *, alpha: float = 0.25, normalize: bool = True
         raise ValueError(f"flavor must be one of {SSGSEA_FLAVORS}, got {flavor!r}")
     out = _score_blocks(m, sparse, len(sets),
                         lambda block, j0, j1: ssgsea_block(block, sets, alpha, flavor),
-                        desc="ssgsea", progress=progress, densify=False)
+                        desc="ssgsea", progress=progress)
     if normalize:
         out = out / (out.max() - out.min())
     frame = _frame(out, names, s, "ssgsea", {"alpha": alpha, "normalize": bool(normalize),
@@ -347,8 +346,7 @@ def aucell(expression, gene_sets, *, max_rank=None, normalize: bool = True, ties
             [np.random.default_rng([seed, j]).random(n) for j in range(j0, j1)])
         return aucell_block(block, sets, k, bool(normalize), shuffle)
 
-    out = _score_blocks(m, sparse, len(sets), score, desc="aucell", progress=progress,
-                        densify=False)
+    out = _score_blocks(m, sparse, len(sets), score, desc="aucell", progress=progress)
     frame = _frame(out, names, s, "aucell", {"max_rank": k, "normalize": bool(normalize),
                                              "ties": ties, "seed": seed})
     _store(expression, frame, "aucell")

@@ -23,7 +23,7 @@ import numpy as np
 __all__ = ["decreasing_order", "sparse_positions", "ranking", "positions", "truncated_ranks",
            "decreasing_positions", "ssgsea_block", "gsva_density_block", "gsva_block",
            "aucell_block", "aucell_max_area", "normal_cdf_table", "row_sd", "SIGMA_FACTOR",
-           "SSGSEA_FLAVORS"]
+           "SSGSEA_FLAVORS", "ROW_ORDERS"]
 
 #: GSVA's bandwidth: the gene's standard deviation over the samples divided by this.
 SIGMA_FACTOR = 4.0
@@ -35,8 +35,25 @@ TABLE_POINTS, TABLE_RANGE = 10_000, 10.0
 SSGSEA_FLAVORS = ("gsva", "gseapy")
 
 
+#: How equal values are ordered: by increasing or by decreasing row.
+ROW_ORDERS = ("increasing", "decreasing")
+
+
 def _is_sparse(x) -> bool:
     return hasattr(x, "tocsc")
+
+
+def _check_rows(rows: str) -> None:
+    if rows not in ROW_ORDERS:
+        raise ValueError(f"rows must be one of {ROW_ORDERS}, got {rows!r}")
+
+
+def _twice_run_middles(start: np.ndarray) -> np.ndarray:
+    """Each element's run's first + last index, given a flat mask of where runs start
+    (element 0 starts one): twice the run's middle, for average ranks."""
+    first = np.flatnonzero(start)
+    last = np.append(first[1:], start.size) - 1
+    return (first + last)[np.cumsum(start) - 1]
 
 
 def decreasing_order(xt: np.ndarray, rows: str = "increasing", *,
@@ -58,8 +75,7 @@ def decreasing_order(xt: np.ndarray, rows: str = "increasing", *,
     >>> decreasing_order(np.array([[1.0, 3.0, 3.0, 0.0]]), "decreasing")[0].tolist()
     [[2, 1, 0, 3]]
     """
-    if rows not in ("increasing", "decreasing"):
-        raise ValueError(f"rows must be 'increasing' or 'decreasing', got {rows!r}")
+    _check_rows(rows)
     n = xt.shape[1]
     if 2 * np.count_nonzero(xt) < xt.size:
         if rows == "increasing":
@@ -95,10 +111,7 @@ def _ascending_ranks(ordered: np.ndarray) -> np.ndarray:
         # sample's first position starts one): each position's run, its first and last place
         start = np.ones((with_ties.size, n), dtype=bool)
         start[:, 1:] = ~tied[with_ties]
-        first = np.flatnonzero(start)
-        last = np.append(first[1:], start.size) - 1
-        run = np.cumsum(start, axis=None) - 1
-        twice_mid = (first + last)[run].reshape(start.shape) - \
+        twice_mid = _twice_run_middles(start.ravel()).reshape(start.shape) - \
             (2 * n * np.arange(with_ties.size))[:, None]
         ranks[with_ties] = n - twice_mid / 2.0
     return ranks
@@ -161,8 +174,7 @@ def sparse_positions(block, rows: str = "increasing", *,
     >>> pos[:, 0].tolist(), rk[:, 0].tolist()
     ([2, 1, 3, 4], [2.5, 4.0, 2.5, 1.0])
     """
-    if rows not in ("increasing", "decreasing"):
-        raise ValueError(f"rows must be 'increasing' or 'decreasing', got {rows!r}")
+    _check_rows(rows)
     from scipy import sparse
 
     block = sparse.csc_matrix(block)
@@ -199,10 +211,7 @@ def sparse_positions(block, rows: str = "increasing", *,
     if v.size:
         new = np.ones(v.size, dtype=bool)
         new[1:] = (cell[1:] != cell[:-1]) | (v[1:] != v[:-1])
-        first = np.flatnonzero(new)
-        last = np.append(first[1:], v.size) - 1
-        run = np.cumsum(new) - 1
-        twice_mid = (first + last)[run] - 2 * start[cell] + 2 * lower
+        twice_mid = _twice_run_middles(new) - 2 * start[cell] + 2 * lower
         rank[row, cell] = n - twice_mid / 2.0
     return pos, rank
 
@@ -240,9 +249,7 @@ def ssgsea_block(x: np.ndarray, sets: list, alpha: float, flavor: str = "gsva") 
         pos, ranks = sparse_positions(x, rows)
     else:
         order, ordered = decreasing_order(np.ascontiguousarray(x.T), rows)
-        pos = np.empty(order.shape, dtype=np.int64)
-        np.put_along_axis(pos, order, np.arange(1, n + 1), axis=1)
-        pos = np.ascontiguousarray(pos.T)
+        pos = np.ascontiguousarray(positions(order.T))
         ranks = np.empty(order.shape)
         np.put_along_axis(ranks, order, _ascending_ranks(ordered), axis=1)
         ranks = np.ascontiguousarray(ranks.T)
