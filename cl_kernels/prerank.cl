@@ -32,6 +32,9 @@
  *                       of tries is fixed per group, not the number of accepted moves: stopping
  *                       at a count of accepted moves would sample the jump chain, which favours
  *                       sets deep inside the region (those that accept more often).
+ *                       A proposal is judged on the chain's chunks (sqrt(k) weight sums
+ *                       that skip most of the scan) before the set changes: only an accepted
+ *                       move shifts the positions.
  *   prerank_ml_copy     chain c of the next level starts as chain from[c] of this level.
  *
  * Chains live in one buffer: chain i of group g at base[g] + i * k[g]. A group climbs on the
@@ -56,15 +59,18 @@ inline long prerank_w(__global const long *w, const uint n, const uint dir, cons
     return w[(ulong)(dir ? n - 1u - r : r) * stride];
 }
 
-/* The first index of pos[0 .. k) that is >= v. */
+/* The first index of pos[0 .. k) that is >= v: a search of fixed length without branches
+ * on the data (the halving step is a select), which unpredictable draws would mispredict. */
 inline uint prerank_lower_bound(__global const uint *pos, const uint k, const uint v)
 {
-    uint lo = 0u, hi = k;
-    while (lo < hi) {
-        const uint mid = (lo + hi) >> 1;
-        if (pos[mid] < v) lo = mid + 1u; else hi = mid;
+    if (k == 0u) return 0u;
+    uint base = 0u, len = k;
+    while (len > 1u) {
+        const uint step = len >> 1;
+        base = pos[base + step - 1u] < v ? base + step : base;
+        len -= step;
     }
-    return lo;
+    return base + (uint)(pos[base] < v);
 }
 
 /* Insert a fresh draw into the sorted pos[0 .. k): 0 (nothing changed) when it is a member. */
@@ -156,26 +162,6 @@ inline REAL prerank_point(const long c, const REAL hit_scale, const uint r, cons
     return (REAL)c * hit_scale - (REAL)(r - h) * miss_scale;
 }
 
-/* ... and where: *hw the first member whose point is above bound, *cw the weight up to it. */
-inline int prerank_exceeds(__global const uint *pos, const uint k, const long nr,
-                           __global const long *w, const uint n, const uint dir,
-                           const REAL bound, uint *hw, long *cw)
-{
-    const REAL hit_scale = nr > 0 ? (REAL)1 / (REAL)nr : (REAL)1 / (REAL)k;
-    const REAL miss_scale = (REAL)1 / (REAL)(n - k);
-    long c = 0;
-    for (uint h = 0; h < k; h++) {
-        const uint r = pos[h];
-        c += nr > 0 ? prerank_w(w, n, dir, r, 1u) : 1;
-        if (prerank_point(c, hit_scale, r, h, miss_scale) > bound) {
-            *hw = h;
-            *cw = c;
-            return 1;
-        }
-    }
-    return 0;
-}
-
 inline long prerank_total(__global const uint *pos, const uint k, __global const long *w,
                           const uint n, const uint dir)
 {
@@ -262,6 +248,105 @@ __kernel void prerank_ml_start(__global uint *states, __global const long *weigh
     mrg31k3p_store(&st, states, c);
 }
 
+/* The chunks of a chain in prerank_ml_perturb (fgsea's sqrt(k) chunks, kept as counts and
+ * weights beside the sorted positions): its members split at up to PRERANK_CHUNKS - 1 of
+ * their own positions, fixed for the call. Chunk i holds the members at positions
+ * [lo[i], lo[i + 1]) (lo[0] = 0), cnt[i] of them, of total weight sum[i]. No point of a chunk
+ * can be above its bound: the point its first member would have with the whole chunk's
+ * weight and none of the chunk's misses (a point grows with the weight before it and falls
+ * with the misses, and correctly rounded operations keep both orders), so a chunk whose
+ * bound is not above the level's is skipped without changing any decision. */
+#define PRERANK_CHUNKS 32
+
+typedef struct {
+    uint m;                           /* chunks in use */
+    uint lo[PRERANK_CHUNKS];
+    uint cnt[PRERANK_CHUNKS];
+    long sum[PRERANK_CHUNKS];
+} prerank_chunks;
+
+/* Split pos[0 .. k) into about sqrt(k) chunks; their total weight is the set's (returned). */
+inline long prerank_chunk(__global const uint *pos, const uint k, __global const long *w,
+                          const uint n, const uint dir, prerank_chunks *ch)
+{
+    uint m = 1u;
+    while (m < PRERANK_CHUNKS && (m + 1u) * (m + 1u) <= k) m++;
+    ch->m = m;
+    long nr = 0;
+    uint h = 0u;
+    for (uint i = 0; i < m; i++) {
+        const uint end = (uint)(((ulong)(i + 1u) * k) / m);
+        ch->lo[i] = i == 0u ? 0u : pos[h];
+        ch->cnt[i] = end - h;
+        long s = 0;
+        for (; h < end; h++) s += prerank_w(w, n, dir, pos[h], 1u);
+        ch->sum[i] = s;
+        nr += s;
+    }
+    return nr;
+}
+
+/* The chunk that holds position r: how many chunks after the first start at or before it
+ * (a count, without branches on the data). */
+inline uint prerank_chunk_of(const prerank_chunks *ch, const uint r)
+{
+    uint i = 0u;
+    for (uint b = 1u; b < ch->m; b++) i += (uint)(ch->lo[b] <= r);
+    return i;
+}
+
+/* Whether the running sum rises above bound (fgsea's acceptance rule) for the set pos[0 .. k)
+ * with the member at index u (chunk cu, weight w_u) replaced by position v (chunk cv, weight
+ * w_v; not a member), of total weight nr, read without changing pos (a rejected move costs
+ * no shifts): *hw gets the index of the first point above bound in the new set, *cw the
+ * weight up to and including it. Points: prerank_point. */
+inline int prerank_exceeds_swapped(__global const uint *pos, const uint k, const long nr,
+                                   __global const long *w, const uint n, const uint dir,
+                                   const REAL bound, const prerank_chunks *ch, const uint u,
+                                   const uint cu, const long w_u, const uint v, const uint cv,
+                                   const long w_v, uint *hw, long *cw)
+{
+    const REAL hit_scale = nr > 0 ? (REAL)1 / (REAL)nr : (REAL)1 / (REAL)k;
+    const REAL miss_scale = (REAL)1 / (REAL)(n - k);
+    long c = 0;
+    uint h = 0u, t = 0u;              /* members before the chunk: in the new set, in pos */
+    for (uint i = 0; i < ch->m; i++) {
+        const uint in_u = i == cu, in_v = i == cv;
+        const uint cnt = ch->cnt[i] - in_u + in_v;
+        const long sum = nr > 0 ? ch->sum[i] - (in_u ? w_u : 0) + (in_v ? w_v : 0) : (long)cnt;
+        if (cnt != 0u && prerank_point(c + sum, hit_scale, ch->lo[i], h, miss_scale) > bound) {
+            uint pending = in_v;      /* v not yet walked */
+            const uint end = t + ch->cnt[i];
+            while (t < end || pending) {
+                uint r;
+                long wr;
+                if (pending && (t == end || v < pos[t])) {
+                    r = v;
+                    wr = w_v;
+                    pending = 0u;
+                } else {
+                    const uint at = t++;
+                    if (at == u) continue;
+                    r = pos[at];
+                    wr = prerank_w(w, n, dir, r, 1u);
+                }
+                c += nr > 0 ? wr : 1;
+                if (prerank_point(c, hit_scale, r, h, miss_scale) > bound) {
+                    *hw = h;
+                    *cw = c;
+                    return 1;
+                }
+                h++;
+            }
+        } else {
+            c += sum;
+            h += cnt;
+            t += ch->cnt[i];
+        }
+    }
+    return 0;
+}
+
 __kernel void prerank_ml_perturb(__global uint *states, __global const long *weights,
                                  const uint n, const uint S, __global const uint *group_k,
                                  __global const uint *group_dir,
@@ -282,7 +367,8 @@ __kernel void prerank_ml_perturb(__global uint *states, __global const long *wei
     __global uint *pos = chains + group_base[g] + (ulong)(c - g * S) * k;
     mrg31k3p_state st;
     mrg31k3p_load(&st, states, c);
-    long nr = prerank_total(pos, k, w, n, dir);
+    prerank_chunks ch;
+    long nr = prerank_chunk(pos, k, w, n, dir, &ch);
     const REAL miss_scale = (REAL)1 / (REAL)(n - k);
     uint moves = 0u;
     /* The witness: a member whose point was above the bound after the last accepted move
@@ -302,40 +388,38 @@ __kernel void prerank_ml_perturb(__global uint *states, __global const long *wei
         const uint old = pos[u];
         const long w_old = prerank_w(w, n, dir, old, 1u), w_new = prerank_w(w, n, dir, v, 1u);
         const long nr_new = nr - w_old + w_new;
-        int fast = 0;
+        const uint cu = prerank_chunk_of(&ch, old), cv = prerank_chunk_of(&ch, v);
         uint hw2 = 0u;
         long cw2 = 0;
+        int accept = 0;
         if (have_w && u != hw && nr_new > 0) {
             const uint rw = pos[hw];
             const int v_before = v < rw, old_before = u < hw;
             cw2 = cw + (v_before ? w_new : 0) - (old_before ? w_old : 0);
             hw2 = hw + (uint)v_before - (uint)old_before;
-            fast = prerank_point(cw2, (REAL)1 / (REAL)nr_new, rw, hw2, miss_scale) > bound;
+            accept = prerank_point(cw2, (REAL)1 / (REAL)nr_new, rw, hw2, miss_scale) > bound;
         }
-        /* take old out and put v in, keeping the order: it lands at ins */
-        uint ins;
+        if (!accept)
+            accept = prerank_exceeds_swapped(pos, k, nr_new, w, n, dir, bound, &ch, u, cu,
+                                             w_old, v, cv, w_new, &hw2, &cw2);
+        if (!accept) continue;
+        /* take old out and put v in, keeping the order */
         if (j > u) {
             for (uint i = u; i + 1u < j; i++) pos[i] = pos[i + 1u];
-            ins = j - 1u;
+            pos[j - 1u] = v;
         } else {
             for (uint i = u; i > j; i--) pos[i] = pos[i - 1u];
-            ins = j;
+            pos[j] = v;
         }
-        pos[ins] = v;
-        if (fast || prerank_exceeds(pos, k, nr_new, w, n, dir, bound, &hw2, &cw2)) {
-            nr = nr_new;
-            moves++;
-            have_w = nr > 0;
-            hw = hw2;
-            cw = cw2;
-        } else {                      /* undo: v out of ins, old back in at u */
-            if (ins >= u) {
-                for (uint i = ins; i > u; i--) pos[i] = pos[i - 1u];
-            } else {
-                for (uint i = ins; i < u; i++) pos[i] = pos[i + 1u];
-            }
-            pos[u] = old;
-        }
+        ch.cnt[cu]--;
+        ch.sum[cu] -= w_old;
+        ch.cnt[cv]++;
+        ch.sum[cv] += w_new;
+        nr = nr_new;
+        moves++;
+        have_w = nr > 0;
+        hw = hw2;
+        cw = cw2;
     }
     prerank_ml_report(pos, k, nr, w, n, dir, c, es_pos, is_pos);
     accepted[c] = moves;

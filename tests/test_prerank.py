@@ -5,6 +5,7 @@ calibration under a random ranking; the same answer for any split of the work; c
 
 from __future__ import annotations
 
+import bisect
 import io
 import math
 import shutil
@@ -67,6 +68,98 @@ def test_device_es_equal_the_host_rule_bit_for_bit(rt):
     dev = observed_es(Plan(rt, r.weights, [p.size for p in pos], np.float64), pos)
     host = [r.enrichment(p)[0] for p in pos]
     assert dev.tolist() == host
+
+
+class _DirectChain:
+    """fgsea's Metropolis chain written directly (tests/mrg_reference.py draws the numbers):
+    a uniform start of k distinct positions; per try, a random member replaced by a random
+    gene when the new set's running sum, walked point by point, rises above the bound."""
+
+    def __init__(self, w, k, direction, state):
+        self.weight, self.n, self.k, self.state = (w[::-1] if direction else w), w.size, k, state
+        self.pos = []
+        while len(self.pos) < k:
+            r = self.below(self.n)
+            if r not in self.pos:
+                bisect.insort(self.pos, r)
+
+    def below(self, m):
+        from mrg_reference import M1, step
+
+        while True:
+            self.state, z = step(self.state)
+            if z - 1 < M1 - M1 % m:
+                return (z - 1) % m
+
+    def above(self, members, bound):
+        nr = int(self.weight[members].sum())
+        hit, miss = 1.0 / float(nr if nr > 0 else self.k), 1.0 / float(self.n - self.k)
+        c = 0
+        for h, r in enumerate(members):
+            c += int(self.weight[r]) if nr > 0 else 1
+            if float(c) * hit - float(r - h) * miss > bound:
+                return True
+        return False
+
+    def perturb(self, bound, tries):
+        """The accepted moves of ``tries`` tries."""
+        pos, moves = self.pos, 0
+        for _ in range(tries):
+            u, v = self.below(self.k), self.below(self.n)
+            j = bisect.bisect_left(pos, v)
+            if j < self.k and pos[j] == v:
+                moves += j == u
+                continue
+            new = sorted(pos[:u] + pos[u + 1:] + [v])
+            if self.above(new, bound):
+                pos, moves = new, moves + 1
+        self.pos = pos
+        return moves
+
+
+@pytest.mark.filterwarnings("ignore:ranking.*tie")
+@pytest.mark.parametrize("zeros", [False, True])
+def test_chain_moves_equal_direct_metropolis_moves(rt, zeros):
+    """The device judges a move on the chain's chunks before changing the set, skipping the
+    chunks whose bound stays below the level (cl_kernels/prerank.cl, prerank_ml_perturb): every
+    set and count of accepted moves must be those of moves made directly (the new set formed,
+    every point walked), over two levels (the second bound the first level's upper quartile,
+    so that most tries fall near it), on set sizes from 1 to n - 1, both directions, ties and,
+    with ``zeros``, sets of zero total weight (every member then counts 1/k)."""
+    from oclstat._prerank.core import Ranking
+    from oclstat._prerank.opencl import Chains, Plan
+    from oclstat._random.mrg31k3p import create_stream_states
+
+    n, s = 300, 5
+    rng = np.random.default_rng(7)
+    stat = np.round(rng.normal(size=n), 1)
+    if zeros:
+        stat[rng.choice(n, size=n - 30, replace=False)] = 0.0
+    r = Ranking.from_stats(stat, [f"G{i}" for i in range(n)], weight=1.0)
+    groups = [(1, 0), (2, 1), (3, 0), (9, 1), (40, 0), (150, 1), (n - 1, 0)]
+    k = np.array([g[0] for g in groups])
+    plan = Plan(rt, r.weights, k, np.float64)
+    words = (11, 12, 13, 14, 15, 16)
+    chains = Chains(plan, k, [g[1] for g in groups], s, words=words, first=5)
+    states = create_stream_states(words, len(groups) * s, first=5)
+    direct = [_DirectChain(r.weights, size, direction, tuple(int(x) for x in states[g * s + i]))
+              for g, (size, direction) in enumerate(groups) for i in range(s)]
+    es, _ = chains.start()
+    tries = 3 * k + 3
+    for level in range(2):
+        bound = np.quantile(es, 0.5 if level == 0 else 0.75, axis=1)
+        es, _, accepted = chains.perturb(bound, tries)
+        sets = np.empty(int(k.sum()) * s, dtype=np.uint32)
+        rt.read(chains.chains[0], sets)
+        at = 0
+        for g, size in enumerate(k):
+            for i in range(s):
+                chain = direct[g * s + i]
+                moves = chain.perturb(bound[g], int(tries[g]))
+                assert sets[at:at + size].tolist() == chain.pos, (level, groups[g], i)
+                assert accepted[g, i] == moves, (level, groups[g], i)
+                at += size
+        assert 0 < accepted.sum() < tries.sum() * s   # moves were both taken and refused
 
 
 def test_walks_without_division_find_the_divided_extremes(rt):
