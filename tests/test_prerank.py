@@ -509,10 +509,20 @@ def test_score_type_pos_and_neg_are_the_running_sums_extremes(rt):
         oclstat.gsea_prerank(stat, sets, score_type="both", device=rt)
 
 
-def test_a_table_of_rankings_gives_each_columns_own_result(rt):
+@pytest.mark.parametrize("max_chains", [None, 1])
+def test_a_table_of_rankings_gives_each_columns_own_result(rt, monkeypatch, max_chains):
     """Several rankings at once (one random draw scored on every ranking): each column's
     table equals a run on that column alone with the same seed, multilevel p-values
-    included, bit for bit."""
+    included, bit for bit; also when the chains' memory lets only one ranking climb at a
+    time (``max_chains`` 1 byte: a batch per ranking)."""
+    from oclstat._prerank import opencl
+
+    batches = []
+    if max_chains is not None:
+        monkeypatch.setattr(opencl, "MAX_CHAINS", max_chains)
+        split = opencl.ranking_batches
+        monkeypatch.setattr(opencl, "ranking_batches",
+                            lambda *a: batches.append(split(*a)) or batches[-1])
     rng = np.random.default_rng(3)
     genes = [f"G{i}" for i in range(3000)]
     frame = pd.DataFrame(rng.normal(size=(3000, 4)), index=genes,
@@ -530,6 +540,8 @@ def test_a_table_of_rankings_gives_each_columns_own_result(rt):
         pd.testing.assert_frame_equal(many[column].table, alone.table)
         assert many[column].ranking.name == column
     assert many["treated"].table.index[0] == "top" and many["day 3"].table.index[0] == "mid"
+    if max_chains is not None:
+        assert batches[0] == [(0, 1), (1, 2), (2, 3), (3, 4)]
     with pytest.raises(ValueError, match="ranking 'knockout' has 1 missing statistics"):
         broken = frame.copy()
         broken.iloc[5, 1] = np.nan

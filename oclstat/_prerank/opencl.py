@@ -42,6 +42,10 @@ FIXED = 2.0**32
 #: per batch rather than more memory.
 MAX_TABLE = 256 << 20
 
+#: Most bytes the multilevel chains of one climb take: many rankings climb in batches of
+#: whole rankings within it (and within a quarter of the device's memory).
+MAX_CHAINS = 1 << 30
+
 #: The kernels' codes of fgsea's score types.
 SCORE_TYPES = {"std": 0, "pos": 1, "neg": 2}
 
@@ -310,22 +314,58 @@ def climb(plan: Plan, groups, sample_size: int, *, words, first: int) -> list:
                          words=words, first=first), groups, sample_size)
 
 
+def chain_bytes(group_k, sample_size: int, real) -> int:
+    """Device bytes of the chains of groups of sizes ``group_k``: the positions twice (this
+    level and the next), each chain's stream state, score and counters, each group's
+    parameters.
+
+    >>> chain_bytes([15, 500], 101, np.float64)
+    425072
+    """
+    k = np.asarray(group_k, dtype=np.int64)
+    real = np.dtype(real).itemsize
+    per_chain = 6 * 4 + real + 3 * 4            # state; ES; sign, accepted, source
+    per_group = 4 * 4 + 8 + real                # k, dir, active, tries; base; bound
+    return int(k.sum()) * sample_size * 2 * 4 + k.size * (sample_size * per_chain + per_group)
+
+
+def ranking_batches(plan: Plan, groups_of: list, sample_size: int) -> list[tuple[int, int]]:
+    """``(first, end)`` of consecutive rankings whose chains climb together: as many as fit in
+    MAX_CHAINS bytes, one buffer and a quarter of the device's memory (at least one)."""
+    budget = min(MAX_CHAINS, plan.rt.max_items(1, fraction=0.25))
+    batches, start, used = [], 0, 0
+    for q, groups in enumerate(groups_of):
+        need = chain_bytes([g[0] for g in groups], sample_size, plan.real)
+        if q > start and used + need > budget:
+            batches.append((start, q))
+            start, used = q, 0
+        used += need
+    batches.append((start, len(groups_of)))
+    return batches
+
+
 def climb_many(plan: Plan, groups_of: list, sample_size: int, *, words, first: int) -> list:
     """:func:`climb` for the groups of every ranking at once (``groups_of[q]``: ranking q's
-    groups, ranking q the plan's weights row q), one launch per level for all of them; a
-    list of ranking q's rulers per ranking. Each ranking's chains draw the streams a climb on
-    that ranking alone draws (``first ..``), and a group's levels depend on its own chains
-    only: every ruler is the one :func:`climb` gives for that ranking alone."""
-    flat = [g for groups in groups_of for g in groups]
-    if not flat:
-        return [[] for _ in groups_of]
-    rank = np.repeat(np.arange(len(groups_of)), [len(groups) for groups in groups_of])
-    chains = Chains(plan, [g[0] for g in flat], [g[1] for g in flat], sample_size,
-                    words=words, first=first, group_rank=rank,
-                    segments=[(first, len(groups)) for groups in groups_of])
-    rulers = _climb(chains, flat, sample_size)
-    ends = np.cumsum([len(groups) for groups in groups_of])
-    return [rulers[e - len(groups):e] for e, groups in zip(ends, groups_of, strict=True)]
+    groups, ranking q the plan's weights row q), one launch per level for all of them (for
+    as many rankings as :func:`ranking_batches` lets climb together); a list of ranking q's
+    rulers per ranking. Each ranking's chains draw the streams a climb on that ranking alone
+    draws (``first ..``), and a group's levels depend on its own chains only: every ruler is
+    the one :func:`climb` gives for that ranking alone, in any batch."""
+    out = []
+    for lo, hi in ranking_batches(plan, groups_of, sample_size):
+        batch = groups_of[lo:hi]
+        flat = [g for groups in batch for g in groups]
+        if not flat:
+            out.extend([] for _ in batch)
+            continue
+        rank = np.repeat(np.arange(lo, hi), [len(groups) for groups in batch])
+        chains = Chains(plan, [g[0] for g in flat], [g[1] for g in flat], sample_size,
+                        words=words, first=first, group_rank=rank,
+                        segments=[(first, len(groups)) for groups in batch])
+        rulers = _climb(chains, flat, sample_size)
+        ends = np.cumsum([len(groups) for groups in batch])
+        out.extend(rulers[e - len(groups):e] for e, groups in zip(ends, batch, strict=True))
+    return out
 
 
 def _climb(chains: Chains, groups, sample_size: int) -> list:
