@@ -22,6 +22,7 @@ ranking in one launch.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
@@ -82,10 +83,8 @@ class Plan:
         self.n_rank, self.n = int(weights.shape[0]), int(weights.shape[1])
         self.sizes = np.unique(np.asarray(sizes, dtype=np.int64)).astype(_U32)
         self.defines = rt.real_defines(self.real)
+        self._weights = weights
         self.w = rt.to_device(np.ascontiguousarray(weights.ravel()), writable=False)
-        # gene-major (wt[r * n_rank + q]) for the null, whose walks take every ranking in turn
-        self.wt = (self.w if self.n_rank == 1 else
-                   rt.to_device(np.ascontiguousarray(weights.T), writable=False))
         self.sizes_buf = rt.to_device(self.sizes, writable=False)
         kmax = int(self.sizes[-1])
         per_perm = kmax * 4 + self.n_rank * (self.sizes.size * self.real.itemsize + 8)
@@ -95,6 +94,14 @@ class Plan:
         by_table = MAX_TABLE // (self.n_rank * self.sizes.size * self.real.itemsize)
         self.batch = int(max(1, min(cap, rt.max_items(per_perm, fraction=0.25), by_buffer,
                                     by_table)))
+
+    @cached_property
+    def wt(self):
+        """The weights gene-major (wt[r * n_rank + q]) for the null, whose walks take every
+        ranking in turn; made on first use (the multilevel chains read ``w``)."""
+        if self.n_rank == 1:
+            return self.w
+        return self.rt.to_device(np.ascontiguousarray(self._weights.T), writable=False)
 
     def kernel(self, name):
         return self.rt.kernel("prerank.cl", name, self.defines)
@@ -320,12 +327,12 @@ def chain_bytes(group_k, sample_size: int, real) -> int:
     parameters.
 
     >>> chain_bytes([15, 500], 101, np.float64)
-    425072
+    425080
     """
     k = np.asarray(group_k, dtype=np.int64)
     real = np.dtype(real).itemsize
     per_chain = 6 * 4 + real + 3 * 4            # state; ES; sign, accepted, source
-    per_group = 4 * 4 + 8 + real                # k, dir, active, tries; base; bound
+    per_group = 5 * 4 + 8 + real                # k, dir, rank, active, tries; base; bound
     return int(k.sum()) * sample_size * 2 * 4 + k.size * (sample_size * per_chain + per_group)
 
 
