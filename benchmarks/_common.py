@@ -2,12 +2,23 @@
 
 from __future__ import annotations
 
+import os
 import platform
 import statistics
 import time
 from datetime import date
+from pathlib import Path
 
 import numpy as np
+
+
+def shared_data(*parts: str) -> Path:
+    """A folder or file of the shared real data: under ``$OCLSTAT_SHARED_DATA`` when set (a copy
+    carried to a machine where ``../shared`` is absent, such as the lent GPU), else
+    ``../shared/data`` beside the checkout. The path may not exist; callers check."""
+    root = os.environ.get("OCLSTAT_SHARED_DATA")
+    base = Path(root) if root else Path(__file__).resolve().parents[2] / "shared" / "data"
+    return base.joinpath(*parts)
 
 
 def median_time(fn, repeat: int = 5, warmup: int = 1) -> float:

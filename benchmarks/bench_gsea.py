@@ -1,6 +1,7 @@
 """oclstat.gsea next to GSEApy (and the published cudaGSEA figures), in one run.
 
     python benchmarks/bench_gsea.py [--device D] [--no-gseapy] [--rapid] [--perms N]
+    python benchmarks/bench_gsea.py --ladder 10,12,14,16,18,20 --budget 240 [--device D]
 
 Part 1 (the pocl target): the Broad P53 data (../shared/data/gsea/P53.txt, 10,100 genes x 50
 samples, 33 MUT vs 17 WT) x MSigDB C2 v5.0 (sets of 15..500 genes in the data) x 1000
@@ -14,6 +15,11 @@ the Hallmark and C2 v5.0 files, padded). Hallmark v5.0 and C2 v5.0 x ``--perms``
 (default 2^20 on a GPU, 2^12 elsewhere). Peers: GSEApy on the same data with 200 permutations,
 scaled linearly; cudaGSEA's published times (Titan X: Hallmark x 2^20 105 s, C2 x 2^20
 3,447 s; Hundt et al. 2016).
+
+Part 3 (``--ladder``, the cudaGSEA experiment timed whole on a GPU): the same shape, Hallmark
+then C2 at 2^e permutations for each e given, each call timed whole (labels to FWER, kernels
+built first), with the device time of every kernel; a size whose time, projected from the last
+one, would overrun what is left of ``--budget`` seconds is skipped and its projection printed.
 
 Floor: the bytes each permutation must move through device memory at least once (write the
 metric, read it back for ranking and scoring, write rank and order: 8 + 8 + 4 + 4 bytes per gene
@@ -34,11 +40,11 @@ import numpy as np
 import pandas as pd
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _common import copy_bandwidth, header, table  # noqa: E402
+from _common import copy_bandwidth, header, shared_data, table  # noqa: E402
 
 import oclstat  # noqa: E402
 
-DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "gsea"
+DATA = shared_data("gsea")
 
 
 @contextlib.contextmanager
@@ -148,6 +154,47 @@ def part_rapid(rt, n_resamples, use_gseapy):
     print("# targets on the H100: Hallmark x 2^20 <= 10 s, C2 x 2^20 <= 120 s")
 
 
+PUBLISHED_2_20 = {"Hallmark": 105.0, "C2": 3447.0}     # cudaGSEA, GeForce Titan X
+
+
+def part_ladder(rt, exponents, budget):
+    expr, pheno, h, c2 = rapid_data()
+    print(f"# cudaGSEA experiment: {expr.shape[0]} genes x {expr.shape[1]} samples (GENERATED), "
+          f"{pheno.counts[0]} vs {pheno.counts[1]}; whole calls; budget {budget:.0f} s")
+    start = time.perf_counter()
+    rows = []
+    for name, sets in (("Hallmark", h), ("C2", c2)):
+        oclstat.gsea(expr, pheno, sets, n_resamples=8, seed=1, device=rt, progress=False)
+        last = None
+        for e in exponents:
+            n = 1 << e
+            left = budget - (time.perf_counter() - start)
+            if last is not None and last[1] * n / last[0] > left:
+                proj = last[1] * n / last[0]
+                rows.append({"sets": name, "perms": f"2^{e}", "seconds": f"({proj:.1f} projected)",
+                             "at 2^20": f"{last[1] * (1 << 20) / last[0]:.1f}"})
+                break
+            with rt.profile() as prof:
+                t0 = time.perf_counter()
+                res = oclstat.gsea(expr, pheno, sets, n_resamples=n, seed=1, device=rt,
+                                   progress=False)
+                t = time.perf_counter() - t0
+            kernels = prof.by_kernel() if hasattr(prof, "by_kernel") else {"all": prof.seconds}
+            top = ", ".join(f"{k} {v:.2f}" for k, v in list(kernels.items())[:4])
+            at = t * (1 << 20) / n
+            rows.append({"sets": f"{name} ({len(res.table)})", "perms": f"2^{e}",
+                         "seconds": f"{t:.2f}", "device s": f"{sum(kernels.values()):.2f}",
+                         "at 2^20": f"{at:.1f}",
+                         "cudaGSEA/oclstat": f"{PUBLISHED_2_20[name] / at:.1f}x",
+                         "kernels (device s)": top})
+            print(f"# {name} 2^{e}: {t:.2f} s ({top})", flush=True)
+            last = (n, t)
+    print(table(rows, ["sets", "perms", "seconds", "device s", "at 2^20", "cudaGSEA/oclstat",
+                       "kernels (device s)"]))
+    print("# cudaGSEA on a GeForce Titan X at 2^20: Hallmark 105 s, C2 3,447 s (Hundt et al. "
+          "2016); goals on one H100/H200: Hallmark <= 3 s, C2 <= 60 s")
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--device", default=None)
@@ -155,12 +202,19 @@ def main(argv=None):
     ap.add_argument("--rapid", action="store_true", help="also run the rapidGSEA shape")
     ap.add_argument("--only-rapid", action="store_true")
     ap.add_argument("--perms", type=int, default=None)
+    ap.add_argument("--ladder", default=None,
+                    help="comma-separated exponents e: the cudaGSEA shape at 2^e permutations")
+    ap.add_argument("--budget", type=float, default=240.0,
+                    help="seconds the ladder may take (sizes that would overrun are projected)")
     args = ap.parse_args(argv)
     if not DATA.is_dir():
         print(f"# {DATA} is not present; nothing to benchmark")
         return 0
     rt = oclstat.get_runtime(args.device)
     print(header(rt, "GSEA with phenotype permutations: oclstat.gsea vs GSEApy"))
+    if args.ladder:
+        part_ladder(rt, [int(e) for e in args.ladder.split(",")], args.budget)
+        return 0
     if not args.only_rapid:
         part_p53(rt, not args.no_gseapy)
     if args.rapid or args.only_rapid:

@@ -1,6 +1,7 @@
 """oclstat.permutation_test next to R coin's exact test and scipy's permutation_test, in one run.
 
     python benchmarks/bench_permutation.py [--device D] [--r-features 20] [--no-r] [--no-scipy]
+    python benchmarks/bench_permutation.py --scaling 50,100,200,500 [--scaling-features 100]
 
 Data: the paper's proteomics shape. Group A is real: ../shared/data/permutation/TNPdf.csv, 8051
 proteins x 26 triple-negative tumours (CPTAC, Mertins et al. 2016, via Ekvall et al. 2021). The
@@ -13,6 +14,11 @@ permutation_test (exact enumeration is out of reach at C(106, 26) relabelings, s
 default 9999 random relabelings) on 20 proteins, scaled. The floor counts the programme's cell
 updates (csum bounds, as the kernels) at 24 bytes each (two reads, one write) over the measured
 copy bandwidth: what the per-step GPU schedule moves; the CPU schedule works in cache.
+
+``--scaling``: the paper's scaling runs, n samples per group (GENERATED normal data, numpy seed 2,
+a shift of 0.3 sd in half the features), ``--scaling-features`` features and ``--scaling-windows``
+windows, each call timed whole; a size whose time, projected from the last one by the cell
+updates, would overrun what is left of ``--budget`` seconds is skipped and its projection printed.
 """
 
 from __future__ import annotations
@@ -28,12 +34,12 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _common import copy_bandwidth, header, table  # noqa: E402
+from _common import copy_bandwidth, header, shared_data, table  # noqa: E402
 
 import oclstat  # noqa: E402
 from oclstat._permutation import window_scores  # noqa: E402
 
-DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "permutation" / "TNPdf.csv"
+DATA = shared_data("permutation", "TNPdf.csv")
 
 
 def load_groups():
@@ -93,6 +99,37 @@ def scipy_seconds(scores: np.ndarray, m: int, n_features: int) -> float:
     return (time.perf_counter() - t0) / n_features
 
 
+def scaling(rt, sizes, n_features, windows, budget):
+    rng = np.random.default_rng(2)
+    print(f"# scaling: n per group {sizes}, {n_features} features, {windows} windows "
+          f"(GENERATED), budget {budget:.0f} s")
+    oclstat.permutation_test(rng.normal(size=(4, 10)), rng.normal(size=(4, 10)),
+                             n_windows=windows, device=rt, progress=False)
+    start, last, rows = time.perf_counter(), None, []
+    for n in sizes:
+        a = rng.normal(size=(n_features, n))
+        b = rng.normal(size=(n_features, n))
+        b[: n_features // 2] += 0.3
+        updates = cell_updates(window_scores(np.concatenate([a, b], axis=1), windows), n)
+        left = budget - (time.perf_counter() - start)
+        if last is not None and last[1] * updates / last[0] > left:
+            rows.append({"n per group": n, "seconds": f"({last[1] * updates / last[0]:.1f} "
+                         "projected)", "cell updates": f"{updates:.3g}"})
+            break
+        with rt.profile() as prof:
+            t0 = time.perf_counter()
+            res = oclstat.permutation_test(a, b, n_windows=windows, device=rt, progress=False)
+            t = time.perf_counter() - t0
+        rows.append({"n per group": n, "seconds": f"{t:.3f}",
+                     "device s": f"{prof.seconds:.3f}", "cell updates": f"{updates:.3g}",
+                     "updates/s": f"{updates / t / 1e9:.1f} G",
+                     "p<0.01": int((res.pvalue < 0.01).sum())})
+        print(f"# n={n}: {t:.3f} s", flush=True)
+        last = (updates, t)
+    print(table(rows, ["n per group", "seconds", "device s", "cell updates", "updates/s",
+                       "p<0.01"]))
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--device", default=None)
@@ -100,9 +137,17 @@ def main() -> None:
     ap.add_argument("--windows", type=int, nargs="+", default=[256, 1024])
     ap.add_argument("--no-r", action="store_true")
     ap.add_argument("--no-scipy", action="store_true")
+    ap.add_argument("--scaling", default=None, help="comma-separated samples per group")
+    ap.add_argument("--scaling-features", type=int, default=100)
+    ap.add_argument("--scaling-windows", type=int, default=256)
+    ap.add_argument("--budget", type=float, default=120.0)
     args = ap.parse_args()
     rt = oclstat.get_runtime(args.device)
     print(header(rt, "Exact permutation test (Green): oclstat.permutation_test vs coin, scipy"))
+    if args.scaling:
+        scaling(rt, [int(n) for n in args.scaling.split(",")], args.scaling_features,
+                args.scaling_windows, args.budget)
+        return
     a, b = load_groups()
     m = a.shape[1]
     n_features = a.shape[0]

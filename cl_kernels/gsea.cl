@@ -39,7 +39,7 @@
  * ranking key of 4 is the ratio, log2 is applied for the weight only; continuous profiles:
  * 6 pearson, 7 cosine, 8 manhattan, 9 euclidean, Broad's definitions), WEIGHT_MODE (0: p = 0, 1: p = 1, 2: p = 2,
  * 3: p = 1.5, 4: pow(|m|, WEIGHT_P)), PPI (permutations per work-item in gsea_metric),
- * NB (buckets in gsea_rank, a multiple of the work-group size), WEIGHT_BITS (digits of the
+ * NB (buckets in gsea_rank, a power of two at least the work-group size), WEIGHT_BITS (digits of the
  * largest fixed-point weight: sums over every gene stay below 2^62).
  */
 #include <oclstat/real.clh>
@@ -244,7 +244,8 @@ inline long gsea_weight_fixed(const REAL k, const int wexp)
 }
 
 __kernel void gsea_rank(__global const REAL *key, const uint n_genes, __global uint *slots,
-                        __global uint *rank, __global uint *order, __global int *wexp,
+                        __global REAL *slot_key, __global uint *rank, __global uint *order,
+                        __global int *wexp,
                         __local uint *hist, __local uint *cursor, __local uint *part,
                         __local REAL *lo_hi)
 {
@@ -305,8 +306,10 @@ __kernel void gsea_rank(__global const REAL *key, const uint n_genes, __global u
     barrier(CLK_LOCAL_MEM_FENCE);
 
     for (uint g = lid; g < n_genes; g += L) {
-        const uint pos = atomic_inc(&cursor[gsea_bucket(key[base + g], hi, scale)]);
+        const REAL v = key[base + g];
+        const uint pos = atomic_inc(&cursor[gsea_bucket(v, hi, scale)]);
         slots[base + pos] = g;
+        slot_key[base + pos] = v;   /* a bucket's keys side by side: the comparisons below */
     }
     barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
 
@@ -317,9 +320,8 @@ __kernel void gsea_rank(__global const REAL *key, const uint n_genes, __global u
         const uint end = cursor[b], start = end - hist[b];
         uint r = start;
         for (uint q = start; q < end; q++) {
-            const uint h = slots[base + q];
-            const REAL w = key[base + h];
-            r += (w > v) || (w == v && h > g);
+            const REAL w = slot_key[base + q];
+            r += (w > v) || (w == v && slots[base + q] > g);
         }
         rank[base + g] = r;
         order[base + r] = g;

@@ -101,6 +101,27 @@ inline __global P_T *green_row(__global P_T *p0, __global P_T *p1, __global P_T 
     return base + (f * per_part + j % per_part) * row_len;
 }
 
+/* The rows j of step i that hold sum s: j in [green_first_row, min(i, k)] with
+ * csum[j] <= s <= csum[i] - csum[i - j]. Both bounds grow with j (the scores are sorted and
+ * non-negative), so the rows form one run [*first, *end), found by two binary searches: a
+ * work-item of the GPU schedule visits only its own cells, not every row. */
+inline void green_rows_with(__global const uint *cs, const uint n, const uint i, const uint k,
+                            const ulong s, uint *first, uint *end)
+{
+    uint lo = green_first_row(n, i, k), hi = min(i, k) + 1u;
+    while (lo < hi) {                       /* the first row whose largest sum reaches s */
+        const uint mid = (lo + hi) / 2u;
+        if ((ulong)(cs[i] - cs[i - mid]) >= s) hi = mid; else lo = mid + 1u;
+    }
+    *first = lo;
+    hi = min(i, k) + 1u;
+    while (lo < hi) {                       /* the first row whose smallest sum passes s */
+        const uint mid = (lo + hi) / 2u;
+        if ((ulong)cs[mid] > s) hi = mid; else lo = mid + 1u;
+    }
+    *end = lo;
+}
+
 __kernel void permutation_start(GREEN_PARTS(p), const uint per_part, const ulong n_features,
                           const ulong row_len)
 {
@@ -119,10 +140,9 @@ __kernel void permutation_step(GREEN_PARTS(o), GREEN_PARTS(w), const uint per_pa
     if (f >= n_features) return;
     __global const uint *cs = csum + f * (n + 1);
     const uint z = scores[f * n + (i - 1)];
-    const uint j_lo = green_first_row(n, i, k);
-    const uint j_hi = min(i, k);
-    for (uint j = j_lo; j <= j_hi; j++) {
-        if (s < cs[j] || s > cs[i] - cs[i - j]) continue;
+    uint j_lo, j_end;
+    green_rows_with(cs, n, i, k, s, &j_lo, &j_end);
+    for (uint j = j_lo; j < j_end; j++) {
         REAL stay, join;
         green_weights(i, j, &stay, &join);
         const P_T same = (j < i) ? GREEN_ROW(o, f, j)[s] : P_ZERO;

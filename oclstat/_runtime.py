@@ -554,17 +554,28 @@ class Profile:
 
     def __init__(self) -> None:
         self.events: list = []
+        self.names: list[str] = []
+
+    def add(self, kernel, event) -> None:
+        self.events.append(event)
+        self.names.append(getattr(kernel, "function_name", "?"))
 
     @property
     def seconds(self) -> float:
         """Sum of device execution times (profiling events) of the kernels launched."""
-        total = 0
-        for ev in self.events:
+        return sum(self.by_kernel().values())
+
+    def by_kernel(self) -> dict[str, float]:
+        """Device seconds per kernel name, largest first."""
+        total: dict[str, float] = {}
+        for name, ev in zip(self.names, self.events, strict=True):
             ev.wait()
-            total += ev.profile.end - ev.profile.start
-        return total * 1e-9
+            total[name] = total.get(name, 0.0) + (ev.profile.end - ev.profile.start) * 1e-9
+        return dict(sorted(total.items(), key=lambda kv: -kv[1]))
 
 
+#: Largest piece of one device fill (Runtime.fill).
+FILL_PIECE = 1 << 30
 #: A GPU schedule's limits: work-items per group and local memory per group.
 GPU_MAX_GROUP = 256
 GPU_LOCAL_MEM = 48 * 1024
@@ -843,9 +854,13 @@ class Runtime:
             self.read(buf, host)
 
     def fill(self, buffer, pattern: np.ndarray, nbytes: int) -> None:
-        """Fill the first ``nbytes`` of ``buffer`` with ``pattern`` (e.g. zeros) on the device."""
-        if nbytes:
-            cl.enqueue_fill_buffer(self.queue, buffer, pattern, 0, nbytes)
+        """Fill the first ``nbytes`` of ``buffer`` with ``pattern`` (e.g. zeros) on the device,
+        in pieces of at most :data:`FILL_PIECE` bytes (one fill of more than 2^31 patterns
+        stalled NVIDIA's OpenCL driver on an H200)."""
+        step = FILL_PIECE - FILL_PIECE % pattern.nbytes
+        for offset in range(0, int(nbytes), step):
+            cl.enqueue_fill_buffer(self.queue, buffer, pattern, offset,
+                                   min(step, int(nbytes) - offset))
 
     def write(self, buffer, array: np.ndarray) -> None:
         """Copy a contiguous host array into ``buffer`` (blocking)."""
@@ -903,7 +918,7 @@ class Runtime:
         with self._lock:      # a kernel's arguments are shared state: set and enqueue at once
             event = kernel(self.queue, (gsize,), (lsize,), *args)
         for prof in self._profiles:
-            prof.events.append(event)
+            prof.add(kernel, event)
         return event
 
     def launch_nd(self, kernel, global_size: tuple, local_size: tuple, *args):
@@ -915,7 +930,7 @@ class Runtime:
         with self._lock:
             event = kernel(self.queue, gsize, tuple(local_size), *args)
         for prof in self._profiles:
-            prof.events.append(event)
+            prof.add(kernel, event)
         return event
 
     def finish(self) -> None:

@@ -169,6 +169,38 @@ def test_batches_and_schedules_give_the_same_table(rt, monkeypatch):
         pd.testing.assert_frame_equal(r.table, runs[0].table, check_exact=True)
 
 
+@pytest.mark.parametrize("schedule", ["walk", "pairs"])
+def test_ranks_do_not_depend_on_the_bucket_count(rt, monkeypatch, schedule):
+    """gsea_rank's bucket count is a speed choice: with few buckets (many genes per bucket,
+    ties from rounded expression) and with many, the null ES equal the host's ranking (the
+    larger gene index first among equal metrics) and each other bit for bit."""
+    expr, labels, sets = toy(6, n_genes=1500, n=(6, 5))
+    expr = expr.round(1)        # ties in the metric
+    monkeypatch.setenv("OCLSTAT_SCHEDULE", {"walk": "cpu", "pairs": "gpu"}[schedule])
+    group = _gsea_device._pow2_at_most(min(256, rt.max_group))
+    runs = []
+    for buckets in (group, 8192):
+        monkeypatch.setattr(_gsea_device._Plan, "_buckets",
+                            staticmethod(lambda rt, n, b=buckets: b))
+        runs.append(oclstat.gsea(expr, labels, sets, n_resamples=23, min_size=10, seed=SEED,
+                                 return_null=True, device=rt))
+    np.testing.assert_array_equal(runs[0].es_null, runs[1].es_null)
+    masks = reference_labels(SEED, 23, 11, 6)
+    idx = [np.sort(expr.index.get_indexer(runs[0].gene_sets[s])) for s in runs[0].es_null.index]
+    ref = host_null(expr.to_numpy(), masks, idx, "signal_to_noise", 1.0)
+    np.testing.assert_allclose(runs[0].es_null.to_numpy(), ref, rtol=1e-9, atol=1e-12)
+
+
+def test_bucket_count_fits_local_memory(rt):
+    """About four genes per bucket, a power of two, within NB_MIN..NB_MAX and local memory."""
+    for n_genes in (100, 20_639, 10**6):
+        nb = _gsea_device._Plan._buckets(rt, n_genes)
+        assert nb & (nb - 1) == 0
+        assert _gsea_device.NB_MIN <= nb <= _gsea_device.NB_MAX
+        assert nb == _gsea_device.NB_MIN or 8 * nb + 20 * 256 + 1024 <= rt.local_mem
+        assert nb <= max(_gsea_device.NB_MIN, n_genes // 4)
+
+
 def test_recomputation_when_the_table_does_not_stay(rt, monkeypatch):
     expr, labels, sets = toy(4)
     a = oclstat.gsea(expr, labels, sets, n_resamples=40, min_size=10, seed=9, device=rt)

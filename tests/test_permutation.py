@@ -315,6 +315,22 @@ def test_a_feature_larger_than_one_allocation_is_spread_over_buffers(rt, monkeyp
         oclstat.permutation_test(x, y, n_windows=32, device=rt)
 
 
+def test_gpu_batches_are_capped_and_give_the_same_bits(rt, monkeypatch):
+    """The GPU schedule's batch tables stay under GPU_TABLE_BYTES (17 GiB tables stalled an
+    H200): a cap of about two features' tables gives many batches and the same numbers."""
+    monkeypatch.setenv("OCLSTAT_SCHEDULE", "gpu")
+    rng = np.random.default_rng(5)
+    x, y = rng.normal(size=(7, 12)), rng.normal(0.5, 1, size=(7, 15))
+    want = oclstat.permutation_test(x, y, n_windows=32, return_null=True, device=rt)
+    scores = np.sort(window_scores(np.concatenate([x, y], 1), 32), axis=1)
+    per_feature = permutation_plan._plan(rt, scores, 12)["per_feature"]
+    monkeypatch.setattr(permutation_plan, "GPU_TABLE_BYTES", 2 * per_feature + 1)
+    assert permutation_plan._plan(rt, scores, 12)["batch"] == 2
+    got = oclstat.permutation_test(x, y, n_windows=32, return_null=True, device=rt)
+    np.testing.assert_array_equal(got.null_distribution, want.null_distribution)
+    np.testing.assert_array_equal(got.pvalue, want.pvalue)
+
+
 def test_distance_rule_equals_its_definition_on_the_null(rt):
     """two_sided="distance": P(|T - E T| >= |t - E T|) summed from the exact null table."""
     rng = np.random.default_rng(21)

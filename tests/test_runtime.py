@@ -143,7 +143,23 @@ def test_lanes_setting(rt, monkeypatch):
 def test_profile_reports_device_time(rt):
     with rt.profile() as prof:
         oclstat.random.uniform(10_000, seed=1, device=rt)
+        oclstat.random.normal(10_000, seed=1, device=rt)
     assert prof.events and prof.seconds > 0
+    per_kernel = prof.by_kernel()
+    assert {"random_fill_uniform", "random_fill_normal"} <= set(per_kernel)
+    assert sum(per_kernel.values()) == pytest.approx(prof.seconds)
+
+
+@pytest.mark.parametrize("piece, nbytes", [(64, 1000), (48, 96), (1 << 30, 24)])
+def test_fills_go_in_pieces_with_the_same_result(rt, monkeypatch, piece, nbytes):
+    """Runtime.fill splits a fill into pieces of at most FILL_PIECE bytes (one fill of more
+    than 2^31 patterns stalled NVIDIA's driver), each a whole number of patterns."""
+    monkeypatch.setattr(_runtime, "FILL_PIECE", piece)
+    buf = rt.to_device(np.full(1024, 0xAB, dtype=np.uint8))
+    rt.fill(buf, np.array([7.5]), nbytes)
+    out = rt.read(buf, np.empty(1024, dtype=np.uint8))
+    np.testing.assert_array_equal(out[:nbytes].view(np.float64), 7.5)
+    assert (out[nbytes:] == 0xAB).all()
 
 
 def test_writing_into_a_host_array(rt):

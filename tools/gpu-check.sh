@@ -1,28 +1,41 @@
 #!/usr/bin/env bash
-# Everything that needs a GPU, in one call of at most 10 minutes (the sections' budgets add up
-# to about 9.5; the first run on an H200 took 3.5), into one results file.
+# Everything that needs a GPU, in sections, into one results file:
 #
-# On this project's lent GPU machine (see ../shared/tools/gpu-wheels.sh): fetch the wheels here
-# with `bash ../shared/tools/gpu-wheels.sh pocl-binary-distribution==3.0`, then run
-#     source .whl/gpu-env.sh && bash tools/gpu-check.sh
-# carrying ".whl". Anywhere else with a GPU and oclstat installed: `make gpu-check`.
+#   bash tools/gpu-check.sh [tests] [exercise] [bench] [headline]     (default: all four)
 #
-# It runs: the device list; every `gpu`-marked test (GPU vs pocl bit-identity, the CUDA
-# tensor-core path, GPU timings' sanity); every capability of tests/exercise.py on the GPU
-# against pocl (integers identical, floats to rounding); the GPU cases of every benchmark.
-# Results go to $OUT/gpu-check.txt (the device tool's folder) or ./gpu-check.txt.
+# tests     every `gpu`-marked test (GPU vs pocl bit-identity, the CUDA tensor-core path)
+# exercise  every capability of tests/exercise.py on the GPU against pocl
+# bench     the GPU cases of every benchmark (about 5 minutes on an H200)
+# headline  the seeds' headline experiments (issue 51): 10^9 uniforms, Green's CPTAC test at
+#           256 and 1,024 windows and its scaling runs, cudaGSEA's Hallmark and C2 x 2^10..2^20,
+#           fields and profile likelihoods at 1,000..20,000 locations against cuSOLVER; each
+#           sized by a budget (about 6 minutes); needs the shared data (see below)
+#
+# On this project's lent GPU machine: fetch the wheels here with
+# `bash ../shared/tools/gpu-wheels.sh`, copy the data with `bash tools/gpu-data.sh`, then run
+#     source .whl/gpu-env.sh && bash tools/gpu-check.sh headline
+# carrying ".whl" and ".gpu-data". Anywhere else with a GPU and oclstat installed:
+# `make gpu-check`. Results go to $OUT/gpu-check.txt (the device tool's folder) or
+# ./gpu-check.txt.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 PY=${PYTHON:-python3}
 export PYTHONUNBUFFERED=1
+[ -d .gpu-data ] && export OCLSTAT_SHARED_DATA=${OCLSTAT_SHARED_DATA:-$PWD/.gpu-data}
 out="${OUT:-.}/gpu-check.txt"
+sections=${*:-tests exercise bench headline}
 budget() { timeout --signal=INT "$1" "${@:2}"; }
+want() { [[ " $sections " == *" $1 "* ]]; }
 {
   echo "# oclstat gpu-check, $(date -u +%F' '%T) UTC, commit $(git rev-parse --short HEAD 2>/dev/null)"
-  nvidia-smi -L 2>/dev/null || true
+  nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>/dev/null || true
+  echo "host: $(lscpu 2>/dev/null | sed -n 's/^Model name: *//p' | head -1); sections: $sections"
   $PY -c "import oclstat; [print(d) for d in oclstat.devices()]"
+  if want tests; then
   echo; echo "## gpu tests"
   budget 170 $PY -m pytest -q -m gpu -p no:cacheprovider tests/test_gpu_*.py
+  fi
+  if want exercise; then
   echo; echo "## every capability on the GPU vs pocl (tests/exercise.py)"
   budget 80 $PY - <<'EOF'
 import sys
@@ -33,6 +46,8 @@ problems = compare(gpu, cpu)
 print(f"{len(gpu)} results compared: " + ("all equal" if not problems else "DIFFERENCES"))
 print("\n".join(problems))
 EOF
+  fi
+  if want bench; then
   echo; echo "## benchmarks (GPU cases)"
   budget 60 $PY benchmarks/bench_epistasis_plink.py --snps 100000 --samples 2000 --device gpu
   # the regressions on the device (not yet measured on a GPU)
@@ -53,6 +68,15 @@ EOF
   # the OpenCL order-4 search ran at 1.46 T/s on an H200 (RESULTS.md): 512 SNPs take 2 min
   budget 65 $PY benchmarks/bench_epistasis.py --device gpu --searches 3:512:65536,4:256:65536 \
     --tiles 4:128:65536 --tensor 4:256:65536,4:512:65536
-  # (bench_gsea.py and bench_permutation.py need ../shared/data, which does not travel)
+  fi
+  if want headline; then
+  echo; echo "## headline experiments (issue 51)"
+  budget 30 $PY benchmarks/bench_random.py --device gpu --sizes full
+  budget 60 $PY benchmarks/bench_permutation.py --device gpu --windows 256 1024 --no-r --no-scipy
+  budget 60 $PY benchmarks/bench_permutation.py --device gpu --scaling 50,100,200,300,400,500 \
+    --scaling-features 100 --budget 40
+  budget 200 $PY benchmarks/bench_gsea.py --device gpu --ladder 12,14,16,18,20 --budget 85
+  budget 100 $PY benchmarks/bench_fields_scale.py --device gpu --budget 60
+  fi
 } 2>&1 | tee "$out"
 echo "results: $out"

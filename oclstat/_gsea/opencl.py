@@ -48,7 +48,8 @@ _METRIC_CODE = {
 PPI = 4          # permutations per work-item in gsea_metric
 
 
-NB = 2048        # buckets per permutation in gsea_rank
+NB_MIN = 2048    # buckets per permutation in gsea_rank: at least this, about 4 genes per
+NB_MAX = 1 << 16  # bucket where local memory holds the counts (fewer comparisons per gene)
 
 
 CAP_MIN = 1024   # members per pack in gsea_es_pairs (at least the largest set)
@@ -83,7 +84,7 @@ class _Plan:
             "WEIGHT_MODE": mode,
             "WEIGHT_P": wp,
             "PPI": PPI,
-            "NB": NB,
+            "NB": self._buckets(rt, values.shape[0]),
             "WEIGHT_BITS": weight_bits(values.shape[0]),
         }
         self.n_genes, self.n = values.shape
@@ -113,6 +114,15 @@ class _Plan:
         self.batch = self._batch_size()
 
     # -- planning ---------------------------------------------------------------------------
+
+    @staticmethod
+    def _buckets(rt, n_genes: int) -> int:
+        """Buckets of gsea_rank: a power of two near n_genes / 4 (each gene is compared with
+        the others of its bucket), at least NB_MIN, at most what local memory holds (two
+        counts per bucket beside the reduction's 20 bytes per work-item)."""
+        want = _pow2_at_most(max(NB_MIN, n_genes // 4))
+        room = _pow2_at_most(max(NB_MIN, (rt.local_mem - 1024 - 20 * 256) // 8))
+        return max(NB_MIN, min(want, room, NB_MAX))
 
     def _choose(self, sets) -> str:
         """The ES schedule: "pairs" in a GPU schedule when the largest pack fits local memory,
@@ -157,7 +167,7 @@ class _Plan:
 
     def _batch_size(self) -> int:
         r = self.real.itemsize
-        per_perm = self.n_genes * (r + 12) + self.n_words * 4 + self.n_sets * r
+        per_perm = self.n_genes * (2 * r + 12) + self.n_words * 4 + self.n_sets * r
         if self.profile:
             per_perm += self.n * 4
         if self.schedule == "walk":
@@ -183,6 +193,7 @@ class _Plan:
         self.rank = rt.empty(pb * g * 4)
         self.order = rt.empty(pb * g * 4)
         self.slots = rt.empty(pb * g * 4)
+        self.slot_key = rt.empty(pb * g * r)
         self.wexp = rt.empty(pb * 4)
         self.stats = rt.empty(self.n_sets * 5 * 8)
         if self.schedule == "walk":
@@ -207,10 +218,11 @@ class _Plan:
             rt.launch_nd(self.kernel("metric"), (g, -(-count // PPI)), (lg, 1), self.xt,
                          self.centre, self.labels, _U32(g), _U32(self.n), _U32(self.n_a),
                          _U32(self.n_words), _U32(count), self.key)
-        lr = min(self.local("rank", 256), NB)
+        nb = self.defines["NB"]
+        lr = min(self.local("rank", 256), nb)
         rt.launch_nd(self.kernel("rank"), (count * lr,), (lr,), self.key, _U32(g),
-                     self.slots, self.rank, self.order, self.wexp, local(4 * NB),
-                     local(4 * NB), local(4 * lr),
+                     self.slots, self.slot_key, self.rank, self.order, self.wexp,
+                     local(4 * nb), local(4 * nb), local(4 * lr),
                      local(2 * lr * self.real.itemsize))
         if self.schedule == "pairs":
             lp = self.local("es_pairs", 256 if rt.gpu_schedule else 64)

@@ -25,6 +25,10 @@ FUSED_STEPS = 3
 #: launch to launch: a table for every feature of a large batch would be gigabytes written
 #: once, where a core works on one feature at a time).
 CPU_FEATURES_PER_UNIT = 16
+#: Largest table of a batch in the GPU schedule (each of its two buffers): runs whose batches
+#: filled 17 GiB buffers stalled on an H200 (CPTAC at 1,024 windows, 400 per group), where
+#: batches of 13 GiB ran at the expected rate; more batches cost a few launches each.
+GPU_TABLE_BYTES = 4 << 30
 
 
 
@@ -63,6 +67,8 @@ def _plan(rt, scores: np.ndarray, k: int):
                                            rt.info.max_alloc // max(1, ring), host_rows))
     if per_feature_schedule:    # a few features per core at a time: the tables stay mapped
         batch = min(batch, CPU_FEATURES_PER_UNIT * max(1, rt.info.compute_units))
+    else:
+        batch = min(batch, max(1, GPU_TABLE_BYTES // per_feature))
     return {"csum": csum, "smax": smax, "row_len": row_len, "batch": batch,
             "per_feature": per_feature, "n_buffers": n_buffers, "parts": parts,
             "per_part": per_part if parts > 1 else k + 1,
