@@ -20,7 +20,9 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV) || { apt-get update -qq && apt-get install -y -qq python3-venv && $(PYTHON) -m venv $(VENV); }
 	$(BIN)/python -m pip install -q --upgrade pip
 
+# Debian's pocl where apt-get reaches it (PyPI's pocl cannot compile on AMD Zen 5 CPUs).
 setup: $(BIN)/python
+	bash tools/setup-pocl.sh
 	$(BIN)/python -m pip install -q ".[pocl,intel,plot]"
 
 demo: setup
@@ -29,6 +31,7 @@ demo: setup
 # rpy2 (the [r] extra) is installed where R is: the R comparisons then run for real. ABI mode
 # needs only R's shared library, no compiler.
 setup-test: $(BIN)/python
+	bash tools/setup-pocl.sh
 	bash tools/setup-system.sh
 	$(BIN)/python -m pip install -q ".[pocl,intel,test,docs]"
 	if command -v R >/dev/null 2>&1; then RPY2_CFFI_MODE=ABI $(BIN)/python -m pip install -q ".[r]"; fi

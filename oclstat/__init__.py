@@ -43,6 +43,7 @@ _EXPORTS = {
     "collapse_pathways": "._prerank",
     "DeviceCapabilityError": "._runtime",
     "DeviceInfo": "._runtime",
+    "DeviceUnusableError": "._runtime",
     "KernelBuildError": "._runtime",
     "KernelBuildWarning": "._runtime",
     "NoDeviceError": "._runtime",
@@ -87,6 +88,7 @@ __version__ = "0.1.0"
 __all__ = [
     "DeviceCapabilityError",
     "DeviceInfo",
+    "DeviceUnusableError",
     "KernelBuildError",
     "KernelBuildWarning",
     "NoDeviceError",

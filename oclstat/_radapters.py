@@ -625,7 +625,10 @@ def list_devices(*, device=None):
                    "name": Characters(d.name for d in found),
                    "computeUnits": np.array([d.compute_units for d in found], dtype=np.int32),
                    "globalMemGiB": np.array([d.global_mem / 2**30 for d in found]),
-                   "fp64": np.array([bool(d.fp64) for d in found])}, "data.frame")
+                   "fp64": np.array([bool(d.fp64) for d in found]),
+                   "implementation": Characters(d.implementation for d in found),
+                   "usable": np.array([bool(d.usable) for d in found]),
+                   "problem": Characters(d.problem for d in found)}, "data.frame")
 
 
 @_r_function("setDevice", "get_runtime")

@@ -258,7 +258,9 @@ ENTRIES: dict[str, Entry] = {
     "io.read_rnk": Entry(r="readRnk", r_names={"source": "path"}),
     "io.read_frame": Entry(),
     "get_runtime": Entry(r="setDevice", r_names={"device": "device"}),
-    "devices": Entry(cli="devices", r="listDevices"),
+    # the listings show every device with its state; the usable filter is Python's
+    "devices": Entry(cli="devices", r="listDevices", r_names={"usable": None},
+                     not_in_cli=("usable",)),
 }
 
 

@@ -25,6 +25,29 @@ def chromium() -> str:
 SHARED_DATA = REPO.parent / "shared" / "data"
 
 
+def pytest_report_header(config):
+    """The log names the CPU and every OpenCL implementation's version and state."""
+    from oclstat._runtime import cpu_model
+
+    lines = [f"host CPU: {cpu_model()}"]
+    try:
+        for d in oclstat.devices():
+            state = "usable" if d.usable else f"UNUSABLE ({d.problem})"
+            lines.append(f"OpenCL [{d.index}] {d.type} {d.implementation}: {d.name}: {state}")
+    except oclstat.NoDeviceError as exc:
+        lines.append(f"OpenCL: {exc}")
+    lines.append(f"oclstat device (OCLSTAT_DEVICE={os.environ.get('OCLSTAT_DEVICE', '')!r}): "
+                 + _default_label())
+    return lines
+
+
+def _default_label() -> str:
+    try:
+        return str(oclstat.get_runtime().info)
+    except oclstat.NoDeviceError as exc:
+        return f"none ({exc})"
+
+
 @pytest.fixture(scope="session")
 def rt():
     """The runtime every test uses: OCLSTAT_DEVICE / the best device (pocl on CI)."""
@@ -40,14 +63,14 @@ def shared_data() -> Path:
 
 
 def _gpu_runtime():
-    for info in oclstat.devices():
-        if info.type == "GPU":
+    for info in oclstat.devices(usable=True):
+        if info.type == "GPU" and not info.simulator:
             return oclstat.get_runtime(info.index)
     return None
 
 
 def _cpu_runtime():
-    for info in oclstat.devices():
+    for info in oclstat.devices(usable=True):
         if info.type == "CPU":
             return oclstat.get_runtime(info.index)
     return None
@@ -80,14 +103,6 @@ def lanes(monkeypatch):
             monkeypatch.setenv("OCLSTAT_LANES", str(n))
 
     return set_lanes
-
-
-def pytest_report_header(config):
-    try:
-        rt = oclstat.get_runtime()
-        return f"oclstat device: {rt.info} (OCLSTAT_DEVICE={os.environ.get('OCLSTAT_DEVICE', '')})"
-    except oclstat.NoDeviceError as exc:
-        return f"oclstat device: none ({exc})"
 
 
 @pytest.fixture(scope="session")

@@ -23,15 +23,17 @@ REQUIRED = os.environ.get("OCLSTAT_REQUIRE_IMPLEMENTATIONS", "").split(",")
 
 
 def _implementations() -> dict[str, int]:
+    """The usable implementation behind each name (``pocl``: the newest usable pocl, as the
+    name means everywhere in oclstat)."""
     found = {}
-    for d in oclstat.devices():
-        for name in ("pocl", "intel", "oclgrind"):
-            if name == "pocl" and "portable computing" in d.platform.lower():
-                found.setdefault(name, d.index)
-            elif name == "intel" and d.platform.lower().startswith("intel") and d.type == "CPU":
-                found.setdefault(name, d.index)
-            elif name == "oclgrind" and d.simulator:
-                found.setdefault(name, d.index)
+    for name in ("pocl", "oclgrind"):
+        try:
+            found[name] = oclstat.get_runtime(name).info.index
+        except oclstat.NoDeviceError:
+            pass
+    for d in oclstat.devices(usable=True):
+        if d.platform.lower().startswith("intel") and d.type == "CPU":
+            found.setdefault("intel", d.index)
     return found
 
 

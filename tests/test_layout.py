@@ -15,7 +15,11 @@ PKG = Path(oclstat.__file__).resolve().parent
 CAPABILITIES = ("_random", "_fisher", "_permutation", "_fields", "_gsea", "_prerank",
                 "_epistasis", "_linalg", "_spatial", "_special", "_singlesample")
 #: Modules below every capability: they import no capability and no public face.
+#: The runtime package, from the bottom up (each module imports only lower ones).
+RUNTIME_LAYERS = [["icd", "errors", "switches", "sources"], ["device"], ["runtime"],
+                  ["choice"], ["registry"]]
 RUNTIME = {"oclstat._constants", "oclstat._runtime", "oclstat._validation", "oclstat._labels",
+           *(f"oclstat._runtime.{m}" for layer in RUNTIME_LAYERS for m in layer),
            "oclstat._readers", *(f"oclstat._readers.{m}" for m in (
                "text", "inference", "sniff", "tables", "frames", "gsea_files", "groups", "cls",
                "bed")),
@@ -114,6 +118,16 @@ def test_runtime_layer_imports_no_capability(graph):
     for m in RUNTIME:
         bad = [t for t, _ in graph[m] if t not in RUNTIME]
         assert not bad, f"{m} (runtime layer) imports {bad}"
+
+
+def test_the_runtime_package_imports_one_way(graph):
+    """icd, errors, switches and sources at the bottom; the device module (discovery and the
+    usability probe) above them; the Runtime; the choice of a device; the registry."""
+    level = {f"oclstat._runtime.{m}": i for i, layer in enumerate(RUNTIME_LAYERS) for m in layer}
+    for m, lvl in level.items():
+        for t, _ in graph[m]:
+            if t in level:
+                assert level[t] < lvl, f"{m} imports {t}"
 
 
 #: Capabilities built on another's definitions: preranked GSEA scores sets with GSEA's exact

@@ -98,7 +98,7 @@ def test_programs_are_built_once_per_options(rt):
 def test_build_errors_name_the_file_and_device(rt, tmp_path, monkeypatch):
     (tmp_path / "include" / "oclstat").mkdir(parents=True)
     (tmp_path / "broken.cl").write_text("__kernel void k(__global int *x) { x[0] = ; }\n")
-    monkeypatch.setattr(_runtime, "kernel_dir", lambda: tmp_path)
+    monkeypatch.setattr(_runtime.sources, "kernel_dir", lambda: tmp_path)
     with pytest.raises(oclstat.KernelBuildError, match="building broken.cl") as info:
         rt.program("broken.cl")
     assert isinstance(info.value, RuntimeError) and "broken.cl" in str(info.value)
@@ -154,7 +154,7 @@ def test_profile_reports_device_time(rt):
 def test_fills_go_in_pieces_with_the_same_result(rt, monkeypatch, piece, nbytes):
     """Runtime.fill splits a fill into pieces of at most FILL_PIECE bytes (one fill of more
     than 2^31 patterns stalled NVIDIA's driver), each a whole number of patterns."""
-    monkeypatch.setattr(_runtime, "FILL_PIECE", piece)
+    monkeypatch.setattr(_runtime.runtime, "FILL_PIECE", piece)
     buf = rt.to_device(np.full(1024, 0xAB, dtype=np.uint8))
     rt.fill(buf, np.array([7.5]), nbytes)
     out = rt.read(buf, np.empty(1024, dtype=np.uint8))
@@ -204,12 +204,20 @@ def test_a_simulator_is_never_the_default(monkeypatch):
     monkeypatch.delenv("OCLSTAT_DEVICE", raising=False)
     monkeypatch.delenv("PYOPENCL_CTX", raising=False)
     chosen = oclstat.get_runtime().info
-    assert not chosen.simulator
-    cpus = [d for d in oclstat.devices() if d.type == "CPU"]
+    assert not chosen.simulator and chosen.usable
+    cpus = [d for d in oclstat.devices(usable=True) if d.type == "CPU"]
     if chosen.type == "CPU" and len(cpus) > 1:     # the faster CPU implementation
-        order = [next((i for i, c in enumerate(_runtime.CPU_PREFERENCE)
-                       if c in d.platform.lower()), 99) for d in cpus]
-        assert chosen.index == cpus[int(np.argmin(order))].index
+        assert chosen.index == _expected_cpu(cpus, _runtime.CPU_PREFERENCE).index
+
+
+def _expected_cpu(cpus, order):
+    """The usable CPU implementation first in ``order``, the newer of two versions first."""
+    from oclstat._runtime.device import version_key
+
+    def key(d):
+        rank = next((i for i, c in enumerate(order) if c in d.platform.lower()), 99)
+        return (rank, tuple(-n for n in version_key(d.driver)), d.index)
+    return min(cpus, key=key)
 
 
 @pytest.mark.parametrize("workload", [None, *_runtime.CPU_PREFERENCE_BY_WORKLOAD])
@@ -220,15 +228,13 @@ def test_a_workload_default_follows_its_cpu_order(monkeypatch, workload):
     monkeypatch.delenv("OCLSTAT_DEVICE", raising=False)
     monkeypatch.delenv("PYOPENCL_CTX", raising=False)
     chosen = _runtime.runtime_for(None, workload).info
-    real = [d for d in oclstat.devices() if not d.simulator]
+    real = [d for d in oclstat.devices(usable=True) if not d.simulator]
     cpus = [d for d in real if d.type == "CPU"]
     if any(d.type == "GPU" for d in real):
         assert chosen.type == "GPU"
     elif len(cpus) > 1:
         order = _runtime.CPU_PREFERENCE_BY_WORKLOAD.get(workload, _runtime.CPU_PREFERENCE)
-        rank = [next((i for i, c in enumerate(order) if c in d.platform.lower()), 99)
-                for d in cpus]
-        assert chosen.index == cpus[int(np.argmin(rank))].index
+        assert chosen.index == _expected_cpu(cpus, order).index
     named = cpus[-1].index if cpus else chosen.index
     assert _runtime.runtime_for(named, workload).info.index == named
     monkeypatch.setenv("OCLSTAT_DEVICE", str(named))
@@ -262,15 +268,15 @@ def test_pip_installed_icds_are_registered_without_hiding_others(tmp_path, monke
     vendors = tmp_path / "vendors"
     vendors.mkdir()
     (vendors / "nvidia.icd").write_text("libnvidia-opencl.so.1\n")
-    monkeypatch.setattr(_runtime, "_pip_icd_libraries", lambda: [lib / "libintelocl.so"])
-    monkeypatch.setattr(_runtime.tempfile, "gettempdir", lambda: str(tmp_path))
+    monkeypatch.setattr(_runtime.icd, "_pip_icd_libraries", lambda: [lib / "libintelocl.so"])
+    monkeypatch.setattr(_runtime.icd.tempfile, "gettempdir", lambda: str(tmp_path))
     monkeypatch.setenv("OCL_ICD_VENDORS", str(vendors))
     target = _runtime.register_pip_icds()
     assert target is not None and os.environ["OCL_ICD_VENDORS"] == str(target)
     files = {f.name: f.read_text() for f in target.iterdir()}
     assert files["nvidia.icd"] == "libnvidia-opencl.so.1\n"
     assert any("libintelocl.so" in t for n, t in files.items() if n != "nvidia.icd")
-    _runtime._release_icd_dir()      # once the loader has read it: gone, the variable restored
+    _runtime.icd.release_icd_dir()      # once the loader has read it: gone, the variable restored
     assert not target.exists() and os.environ["OCL_ICD_VENDORS"] == str(vendors)
     target = _runtime.register_pip_icds()
     monkeypatch.setenv("OCL_ICD_VENDORS", str(target))     # already there: nothing to do
@@ -287,7 +293,7 @@ def test_intel_runtime_is_found_with_no_environment_variables():
     import subprocess
     import sys
 
-    if not any(p.name == "libintelocl.so" for p in _runtime._pip_icd_libraries()):
+    if not any(p.name == "libintelocl.so" for p in _runtime.icd._pip_icd_libraries()):
         pytest.skip("intel-opencl-rt is not installed in this environment")
     env = {k: v for k, v in os.environ.items()
            if k not in ("OCL_ICD_VENDORS", "LD_LIBRARY_PATH", "OCLSTAT_DEVICE")}

@@ -21,7 +21,7 @@ GROUPS = [
      "Which OpenCL devices are present, the runtime a capability runs on, and the errors "
      "oclstat raises about them.",
      ["devices", "get_runtime", "Runtime", "DeviceInfo", "NoDeviceError",
-      "DeviceCapabilityError", "KernelBuildError", "KernelBuildWarning"]),
+      "DeviceUnusableError", "DeviceCapabilityError", "KernelBuildError", "KernelBuildWarning"]),
     ("random", "Random streams", "clRNG's MRG31k3p streams and the draws made from them.",
      ["random"]),
     ("fisher", "Fisher's exact test", "R's ``fisher.test``: exact, and Monte Carlo on the device.",

@@ -1,12 +1,15 @@
-"""``oclstat devices``: the OpenCL devices found, the default marked."""
+"""``oclstat devices``: the OpenCL devices found, each implementation's version and state, the
+default marked, and which CPU implementation each workload takes."""
 
 from __future__ import annotations
 
-from .._runtime import NoDeviceError, devices, get_runtime
+import sys
+
+from .._runtime import NoDeviceError, cpu_defaults, cpu_model, devices, get_runtime
 from ._common import device_of
 
 NAME = "devices"
-HELP = "list the OpenCL devices"
+HELP = "list the OpenCL devices (unusable ones with the reason and the fix)"
 OUTPUTS = ()
 
 
@@ -16,12 +19,27 @@ def add_arguments(p) -> None:
 
 def run(args) -> int:
     found = devices()
+    problem = None
     try:
         chosen = get_runtime(device_of(args)).info.index
-    except NoDeviceError:
-        chosen = -1
+    except NoDeviceError as exc:
+        chosen, problem = -1, str(exc)
+    print(f"host CPU: {cpu_model()}")
     for d in found:
         mark = "*" if d.index == chosen else " "
         print(f"{mark} {d}")
-    print("(* = the device oclstat uses by default; choose with --device or OCLSTAT_DEVICE)")
+    print("(* = the device oclstat uses by default; choose with --device or OCLSTAT_DEVICE; "
+          "devices marked UNUSABLE failed a test build and are never chosen)")
+    defaults = cpu_defaults()
+    if defaults:
+        rest = defaults.pop("*")
+        by = {}
+        for workload, impl in defaults.items():
+            by.setdefault(impl, []).append(workload)
+        parts = [f"{', '.join(w)}: {impl}" for impl, w in by.items() if impl != rest]
+        print("CPU implementation per workload (the order measured in benchmarks/RESULTS.md, "
+              "among the usable ones): " + "; ".join([*parts, f"everything else: {rest}"]))
+    if problem is not None:
+        print(f"oclstat: {problem}", file=sys.stderr)
+        return 2
     return 0

@@ -1,7 +1,7 @@
 #' OpenCL devices oclstat can use
 #'
-#' One row per OpenCL device (GPUs, and CPUs through pocl).
-#' @return A data.frame: index, type, platform, name, computeUnits, globalMemGiB, fp64.
+#' One row per OpenCL device (GPUs, and CPUs through pocl or Intel's runtime). Each implementation is proven by a tiny test build before it is chosen; one that fails (PyPI's pocl 3.0 on an AMD Zen 5, say) has usable FALSE and the reason and the fix in problem, and is never the default.
+#' @return A data.frame: index, type, platform, name, computeUnits, globalMemGiB, fp64, implementation (name and driver version), usable, problem.
 #' @examples
 #' if (oclstat_available()) {
 #'   listDevices()
