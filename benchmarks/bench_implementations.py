@@ -36,8 +36,10 @@ CASES = {
         "fisher_exact", "oclstat.fisher_test(T5, device=rt)"),
     "permutation: 2,000 features, 20 vs 20, 64 windows": (
         "permutation", "oclstat.permutation_test(X[:, :20], X[:, 20:], n_windows=64, device=rt)"),
-    "fields: 8 Matern 600 x 600, LDL": (
-        "ldl", "oclstat.ldl_batch(oclstat.matern_cov(C, P, device=rt), device=rt)"),
+    "fields: 8 Matern covariances, 600 points": (
+        None, "oclstat.matern_cov(C, P, device=rt)"),
+    "ldl: 8 x 600^2": ("ldl", "oclstat.ldl_batch(M, device=rt)"),
+    "ldl: 1000 x 64^2": ("ldl", "oclstat.ldl_batch(A64, device=rt)"),
     "gsea: 5,000 genes x 20 samples, 300 sets, 1,000 perms": (
         "gsea", "oclstat.gsea(E, L, S, n_resamples=1000, min_size=10, seed=1, device=rt)"),
     "gsva: 5,000 genes x 100 samples, 300 sets": (
@@ -58,6 +60,8 @@ rng = np.random.default_rng(0)
 X = rng.integers(0, 50, size=(2000, 40)).astype(float)
 C = oclstat.fields.grid_coords(30, 20)
 P = [[0.2 + 0.05 * i, 0.5 + i * 0.3, 1.0, 0.01, 1.0 + 0.2 * i, 0.1 * i] for i in range(8)]
+M = oclstat.matern_cov(C, P, device=rt)
+A64 = rng.normal(size=(1000, 64, 64)); A64 = A64 @ A64.transpose(0, 2, 1) + 64 * np.eye(64)
 E = pd.DataFrame(rng.normal(size=(5000, 20)), index=[f"g{i}" for i in range(5000)])
 E100 = pd.DataFrame(rng.normal(size=(5000, 100)), index=[f"g{i}" for i in range(5000)])
 T5 = rng.multinomial(120, np.full(25, 1 / 25)).reshape(5, 5) + 1
