@@ -210,7 +210,7 @@ ENTRIES: dict[str, Entry] = {
         not_in_cli=("snps",),
         cli_only=(*_FILES, *_TABLE_LAYOUT, "--devices", "--epi-cc", "--phenotype-name",
                   "--score", "--pheno-name", "--covar-name", "--extract", "--exclude", "--keep",
-                  "--remove", "--1")),
+                  "--remove", "--1", "--id-delim", "--double-id", "--const-fid")),
     "epistasis_merge": Entry(
         cli="epistasis-merge", cli_names={"out": "prefix", "n_jobs": "n_jobs",
                                           "test": "--test"}),

@@ -2,7 +2,9 @@
 
 Every reader returns :class:`Genotypes`: ``genotypes`` (n_snps x n_samples, int8, 0/1/2 =
 count of one allele, -1 = missing), ``phenotype`` (int8 per sample: 1 case, 0 control, -1
-missing) and ``snp_names``.
+missing; or, where the file holds a quantitative trait as PLINK 1.9 reads one, float64 with
+NaN missing and ``phenotype_kind`` "quantitative"), ``snp_names``, and the samples as PLINK
+identifies them (``family_ids`` and ``sample_ids``: FID and IID).
 
 **Missing data policy.** A missing genotype removes that sample from the contingency tables of
 every combination containing that SNP (and only those); a missing phenotype removes the sample
@@ -22,7 +24,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._plink_files import fam_status
+from ._plink_files import fam_phenotype, sample_keys
 from ._readers import Inference, ReadInfo, bed, open_text, read_table
 from ._readers.bed import BedMatrix
 
@@ -38,7 +40,8 @@ PHENOTYPE_NAMES = frozenset({"class", "y", "phenotype", "pheno", "status", "labe
 
 @dataclass(repr=False)
 class Genotypes:
-    """Genotypes (n_snps x n_samples, int8; -1 missing), phenotype (1/0/-1), SNP names, and
+    """Genotypes (n_snps x n_samples, int8; -1 missing), phenotype (1/0/-1, or a quantitative
+    trait with NaN missing: ``phenotype_kind``), SNP names, the samples' IIDs and FIDs, and
     where they came from a .bim file their chromosomes and base-pair positions."""
 
     genotypes: np.ndarray
@@ -48,12 +51,24 @@ class Genotypes:
     chromosomes: list | None = None
     positions: np.ndarray | None = None
     input: ReadInfo | None = None
+    family_ids: list | None = None
+    phenotype_kind: str = "case-control"
+
+    @property
+    def sample_keys(self) -> list | None:
+        """PLINK's identity of each sample: (FID, IID) where the data has family IDs, else the
+        IID (None without sample IDs)."""
+        if self.sample_ids is None:
+            return None
+        return sample_keys(self.sample_ids, self.family_ids)
 
     def subset(self, *, snps=None, exclude_snps=None, samples=None,
                exclude_samples=None) -> Genotypes:
         """The genotypes of some SNPs and samples, by name (PLINK's ``--extract`` /
         ``--exclude`` SNP lists and ``--keep`` / ``--remove`` sample lists), in file order;
-        names not in the data are ignored, as PLINK ignores them, and counted in ``input``."""
+        names not in the data are ignored, as PLINK ignores them, and counted in ``input``.
+        A sample is an IID or an (FID, IID) pair; pairs match FID and IID where the data has
+        family IDs."""
         keep_snp = np.ones(len(self.snp_names), dtype=bool)
         notes = []
         if snps is not None:
@@ -66,15 +81,14 @@ class Genotypes:
             keep_snp &= np.array([n not in drop for n in self.snp_names], dtype=bool)
             notes.append(f"--exclude: {len(drop):,} SNPs listed")
         ids = self.sample_ids or [str(i) for i in range(self.genotypes.shape[1])]
+        fids = self.family_ids
         keep_s = np.ones(len(ids), dtype=bool)
         if samples is not None:
-            wanted = set(map(str, samples))
-            keep_s &= np.array([i in wanted for i in ids], dtype=bool)
+            keep_s &= self._listed(samples, ids, fids)
             notes.append(f"--keep: {int(keep_s.sum()):,} samples kept")
         if exclude_samples is not None:
-            drop = set(map(str, exclude_samples))
-            keep_s &= np.array([i not in drop for i in ids], dtype=bool)
-            notes.append(f"--remove: {len(drop):,} samples listed")
+            keep_s &= ~self._listed(exclude_samples, ids, fids)
+            notes.append(f"--remove: {len(list(exclude_samples)):,} samples listed")
         sn = np.flatnonzero(keep_snp)
         sa = np.flatnonzero(keep_s)
         info = self.input.with_notes(*notes) if self.input is not None and notes else \
@@ -87,7 +101,23 @@ class Genotypes:
                          None if self.chromosomes is None else
                          [self.chromosomes[i] for i in sn],
                          None if self.positions is None else np.asarray(self.positions)[sn],
-                         input=info)
+                         input=info,
+                         family_ids=None if fids is None else [fids[i] for i in sa],
+                         phenotype_kind=self.phenotype_kind)
+
+    @staticmethod
+    def _listed(listed, ids, fids) -> np.ndarray:
+        """Which samples a --keep / --remove list names: (FID, IID) pairs match both where
+        the data has FIDs (the IID alone where it has none), plain IDs match the IID."""
+        pairs = {tuple(map(str, x)) for x in listed if isinstance(x, tuple)}
+        plain = {str(x) for x in listed if not isinstance(x, tuple)}
+        pair_iids = {iid for _, iid in pairs}
+        out = np.zeros(len(ids), dtype=bool)
+        for k, iid in enumerate(ids):
+            key = (str(fids[k]), str(iid)) if fids is not None else None
+            out[k] = str(iid) in plain or (key in pairs if key is not None
+                                           else str(iid) in pair_iids)
+        return out
 
     def __repr__(self) -> str:
         g, y = self.genotypes, np.asarray(self.phenotype)
@@ -95,8 +125,11 @@ class Genotypes:
             missing = "genotypes read from the .bed on demand"
         else:
             missing = f"{float((g < 0).mean()) if g.size else 0.0:.2%} missing genotypes"
-        return (f"Genotypes({g.shape[0]:,} SNPs x {g.shape[1]:,} samples, "
-                f"{int((y == 1).sum()):,} cases, {int((y == 0).sum()):,} controls, "
+        if self.phenotype_kind == "quantitative":
+            pheno = f"a quantitative trait of {int(np.isfinite(y).sum()):,} samples"
+        else:
+            pheno = f"{int((y == 1).sum()):,} cases, {int((y == 0).sum()):,} controls"
+        return (f"Genotypes({g.shape[0]:,} SNPs x {g.shape[1]:,} samples, {pheno}, "
                 f"{missing}"
                 + (", with chromosomes and positions" if self.chromosomes is not None else "")
                 + ")")
@@ -193,9 +226,10 @@ def read_plink(prefix, *, one_coded: bool = False, in_memory=None) -> Genotypes:
             genotypes[a:a + bed.BLOCK_SNPS] = lookup[two_bit.reshape(len(c), -1)[:, :n]]
     else:
         genotypes = BedMatrix(prefix + ".bed", m, n)
-    phenotype = fam_status([f[5] for f in fam], one_coded)
-    if not one_coded and not (phenotype >= 0).any() and \
-            {f[5] for f in fam} <= {"0", "1"} and any(f[5] == "1" for f in fam):
+    phenotype, kind = fam_phenotype([f[5] for f in fam], f"{prefix}.fam", one_coded)
+    if kind == "case-control" and not one_coded and not (phenotype == 1).any() and \
+            {f[5] for f in fam} <= {"0", "1"} and any(f[5] == "0" for f in fam) and \
+            any(f[5] == "1" for f in fam):
         status_note = ("the .fam phenotypes are 0/1: PLINK reads 0 as missing and 1 as "
                        "control (none is a case); --1 (one_coded=True) reads 0 control, 1 case")
     else:
@@ -205,36 +239,67 @@ def read_plink(prefix, *, one_coded: bool = False, in_memory=None) -> Genotypes:
     except ValueError:
         raise ValueError(f"{prefix}.bim: column 4 (base-pair position) must be integers") \
             from None
-    coding = "1 case, 0 control (--1)" if one_coded else "2 case, 1 control, else missing"
     info = ReadInfo(prefix, "PLINK 1 binary genotypes (SNPs x samples)", genotypes.shape,
-                    (Inference("phenotype: .fam column 6", coding,
-                               None if one_coded else "--1 (one_coded=True)"),),
-                    (f"{int((phenotype == 1).sum()):,} cases, {int((phenotype == 0).sum()):,} "
-                     f"controls, {int((phenotype < 0).sum()):,} missing",
-                     *([status_note] if status_note else [])))
+                    (_phenotype_inference(".fam column 6", kind, one_coded),),
+                    (_phenotype_counts(phenotype, kind), *([status_note] if status_note else [])))
     return Genotypes(genotypes, phenotype, [b[1] for b in bim], [f[1] for f in fam],
-                     [b[0] for b in bim], positions, input=info)
+                     [b[0] for b in bim], positions, input=info, family_ids=[f[0] for f in fam],
+                     phenotype_kind=kind)
 
 
-def _from_format(what, source, g, names, chrs, pos, samples, status, one_coded, notes=()):
-    phenotype = (fam_status(status, one_coded) if status is not None
-                 else np.full(len(samples), -1, np.int8))
-    info = ReadInfo(str(source), what, g.shape,
-                    (Inference("genotypes: copies of the ALT (A1) allele", "",
-                               "keep_allele_order=False makes A1 the minor allele, as PLINK"),),
-                    (f"{int((phenotype == 1).sum()):,} cases, {int((phenotype == 0).sum()):,} "
-                     f"controls, {int((phenotype < 0).sum()):,} missing", *notes))
+def _phenotype_inference(where: str, kind: str, one_coded: bool) -> Inference:
+    if kind == "quantitative":
+        return Inference(f"phenotype: {where}", "quantitative (a value other than 0, 1, 2; "
+                         "-9 missing), as PLINK 1.9 reads it", None)
+    coding = "1 case, 0 control (--1)" if one_coded else "2 case, 1 control, else missing"
+    return Inference(f"phenotype: {where}", coding,
+                     None if one_coded else "--1 (one_coded=True)")
+
+
+def _phenotype_counts(phenotype, kind: str) -> str:
+    if kind == "quantitative":
+        ok = int(np.isfinite(phenotype).sum())
+        return f"quantitative trait: {ok:,} values, {phenotype.size - ok:,} missing"
+    return (f"{int((phenotype == 1).sum()):,} cases, {int((phenotype == 0).sum()):,} "
+            f"controls, {int((phenotype < 0).sum()):,} missing")
+
+
+def _from_format(what, source, g, names, chrs, pos, samples, status, one_coded, notes=(),
+                 family_ids=None, ids_note=None):
+    if status is not None:
+        phenotype, kind = fam_phenotype(status, str(source), one_coded)
+    else:
+        phenotype, kind = np.full(len(samples), -1, np.int8), "case-control"
+    inferences = [Inference("genotypes: copies of the ALT (A1) allele", "",
+                            "keep_allele_order=False makes A1 the minor allele, as PLINK")]
+    if status is not None:
+        inferences.append(_phenotype_inference("the file's phenotype column", kind, one_coded))
+    if ids_note is not None:
+        inferences.append(ids_note)
+    info = ReadInfo(str(source), what, g.shape, tuple(inferences),
+                    (_phenotype_counts(phenotype, kind), *notes))
     return Genotypes(g, phenotype, list(map(str, names)), list(map(str, samples)),
-                     list(map(str, chrs)), np.asarray(pos), input=info)
+                     list(map(str, chrs)), np.asarray(pos), input=info,
+                     family_ids=None if family_ids is None else list(map(str, family_ids)),
+                     phenotype_kind=kind)
 
 
-def read_vcf(path) -> Genotypes:
+def read_vcf(path, *, id_delim=None, double_id: bool = False, const_fid=None) -> Genotypes:
     """Read a VCF or BCF file (gzip or bgzip; through cyvcf2).
 
     Parameters
     ----------
     path : str or path
         The ``.vcf``, ``.vcf.gz`` or ``.bcf`` file.
+    id_delim : str, optional
+        Sample names are FID, this character, IID (PLINK's ``--id-delim``; every name must
+        hold it once). By default, as PLINK 1.9: a name with one '_' is split there (what
+        ``plink --recode vcf`` writes), a name with none is both FID and IID, more than one is
+        an error.
+    double_id : bool, optional
+        FID = IID = the name (PLINK's ``--double-id``).
+    const_fid : str, optional
+        Every FID this value (PLINK's ``--const-fid``, "0" there by default), IID = the name.
 
     Returns
     -------
@@ -268,11 +333,19 @@ def read_vcf(path) -> Genotypes:
     [[1, 2]]
     """
     from ._plink_files import read_vcf as run
+    from ._plink_files import vcf_sample_ids
 
     g, names, chrs, pos, samples, skipped = run(path)
+    fids, iids = vcf_sample_ids(samples, id_delim=id_delim, double_id=double_id,
+                                const_fid=const_fid)
+    rule = ("--double-id: FID = IID = the name" if double_id else
+            f"--const-fid: FID {const_fid}, IID the name" if const_fid is not None else
+            f"--id-delim {id_delim!r}: FID{id_delim}IID" if id_delim else
+            "FID_IID where a name holds one '_', else FID = IID = the name (PLINK 1.9)")
+    ids_note = Inference("sample IDs", rule, "--double-id, --const-fid or --id-delim")
     notes = (f"{skipped:,} records with more than one ALT allele skipped",) if skipped else ()
     return _from_format("VCF genotypes (variants x samples)", path, g, names, chrs, pos,
-                        samples, None, False, notes)
+                        iids, None, False, notes, family_ids=fids, ids_note=ids_note)
 
 
 def read_pgen(prefix, *, one_coded: bool = False) -> Genotypes:
@@ -310,9 +383,9 @@ def read_pgen(prefix, *, one_coded: bool = False) -> Genotypes:
     """
     from ._plink_files import read_pgen as run
 
-    g, names, chrs, pos, samples, status = run(str(prefix))
+    g, names, chrs, pos, samples, status, fids = run(str(prefix))
     return _from_format("PLINK 2 genotypes (variants x samples)", prefix, g, names, chrs, pos,
-                        samples, status, one_coded)
+                        samples, status, one_coded, family_ids=fids)
 
 
 def read_tped(prefix, *, one_coded: bool = False) -> Genotypes:
@@ -356,9 +429,9 @@ def read_tped(prefix, *, one_coded: bool = False) -> Genotypes:
     """
     from ._plink_files import read_tped as run
 
-    g, names, chrs, pos, samples, status = run(str(prefix))
+    g, names, chrs, pos, samples, status, fids = run(str(prefix))
     return _from_format("PLINK transposed text genotypes (SNPs x samples)", prefix, g, names,
-                        chrs, pos, samples, status, one_coded)
+                        chrs, pos, samples, status, one_coded, family_ids=fids)
 
 
 def _named_phenotype(names, wanted) -> list[int]:

@@ -599,3 +599,177 @@ def test_boost_with_absent_genotypes_and_defaults_is_plinks(tmp_path, rt):
     value, exact, df, _ = pt.boost(tables, 0.05, 0.01)
     np.testing.assert_allclose(dev.hits[2], exact, rtol=1e-12)
     np.testing.assert_array_equal(dev.hits[3], df)
+
+
+# ----------------------------------------------------------------------------- sample identity
+
+
+def _families(d, n=500, seed=11):
+    """A .bed whose IIDs repeat across two families (FID fam0/fam1, IID 1..n/2), no .fam
+    phenotype, and a --pheno file keyed by FID and IID whose cases differ within an IID."""
+    g, y, q = simulate(m=30, n=n, seed=seed)
+    write_plink(d / "fam", g, y, status=["-9"] * n)
+    fam = [f"fam{k % 2} {k // 2 + 1} 0 0 0 -9\n" for k in range(n)]
+    (d / "fam.fam").write_text("".join(fam))
+    (d / "fam.pheno").write_text("FID IID status\n" + "".join(
+        f"fam{k % 2} {k // 2 + 1} {2 if y[k] else 1}\n" for k in range(n)))
+    return g, y, q
+
+
+def _plink_run(*args, cwd):
+    if PLINK is None:
+        pytest.skip("PLINK 1.9 is not installed (Debian: plink1.9)")
+    return subprocess.run([PLINK, *args, "--allow-no-sex"], capture_output=True, text=True,
+                          cwd=cwd)
+
+
+def test_pheno_matches_samples_by_family_and_individual_id_as_plink(tmp_path):
+    """IIDs repeated across families: PLINK 1.9 gives each sample the phenotype of its own
+    FID and IID, and so does oclstat (the same pairs and statistics of --fast-epistasis)."""
+    from oclstat.cli import main
+
+    _families(tmp_path)
+    done = _plink_run("--bfile", "fam", "--pheno", "fam.pheno", "--fast-epistasis", "--epi1",
+                      "0.05", "--out", "plink", cwd=tmp_path)
+    assert done.returncode == 0, done.stdout[-2000:]
+    assert main(["epistasis", "--bfile", str(tmp_path / "fam"), "--pheno",
+                 str(tmp_path / "fam.pheno"), "--test", "fast", "--epi1", "0.05", "--out",
+                 str(tmp_path / "ours")]) == 0
+    theirs, ours = _hits(tmp_path / "plink.epi.cc"), _hits(tmp_path / "ours.epi.cc")
+    assert len(theirs) > 5
+    assert list(zip(ours.SNP1, ours.SNP2, strict=True)) == \
+        list(zip(theirs.SNP1, theirs.SNP2, strict=True))
+    np.testing.assert_array_equal(ours["STAT"], theirs["STAT"].astype(float))
+
+
+def test_a_pheno_file_matching_no_sample_is_an_error(tmp_path, capsys):
+    """PLINK 1.9 reads 0 phenotypes from a --pheno file whose FIDs are not the .fam's and
+    stops; oclstat says so, naming both, instead of using it by IID."""
+    from oclstat.cli import main
+
+    _families(tmp_path, n=40)
+    text = (tmp_path / "fam.pheno").read_text().replace("fam0 ", "famX ").replace("fam1 ",
+                                                                                   "famY ")
+    (tmp_path / "other.pheno").write_text(text)
+    done = _plink_run("--bfile", "fam", "--pheno", "other.pheno", "--fast-epistasis", "--out",
+                      "plink", cwd=tmp_path)
+    assert "0 phenotype values" in done.stdout
+    assert main(["epistasis", "--bfile", str(tmp_path / "fam"), "--pheno",
+                 str(tmp_path / "other.pheno"), "--test", "fast"]) == 2
+    err = capsys.readouterr().err
+    assert "none of the 40 samples" in err and "FID and IID" in err and "fam0 1" in err
+
+
+def test_a_quantitative_trait_in_the_fam_is_read_as_plink_reads_it(tmp_path):
+    """plink --make-bed keeps a quantitative trait in .fam column 6; PLINK 1.9 reads it as
+    quantitative (-9 missing, 0 a value) and --epistasis fits the linear model: oclstat reads
+    it the same way and gives PLINK's pairs and statistics."""
+    from oclstat.cli import main
+
+    g, y, q = simulate(m=16, n=300, seed=8)
+    write_plink(tmp_path / "qt", g, y, status=[f"{v:.6f}" for v in q])
+    fam = (tmp_path / "qt.fam").read_text().splitlines()
+    fam[0] = fam[0].rsplit(" ", 1)[0] + " -9"
+    fam[1] = fam[1].rsplit(" ", 1)[0] + " 0"
+    (tmp_path / "qt.fam").write_text("\n".join(fam) + "\n")
+    data = oclstat.genotypes.read_plink(tmp_path / "qt")
+    assert data.phenotype_kind == "quantitative"
+    assert np.isnan(data.phenotype[0]) and data.phenotype[1] == 0.0
+    assert "quantitative trait: 299 values, 1 missing" in data.input.summary()
+    done = _plink_run("--bfile", "qt", "--epistasis", "--epi1", "0.5", "--out", "plink",
+                      cwd=tmp_path)
+    assert done.returncode == 0 and "quantitative" in done.stdout, done.stdout[-2000:]
+    assert main(["epistasis", "--bfile", str(tmp_path / "qt"), "--test", "linear", "--epi1",
+                 "0.5", "--out", str(tmp_path / "ours")]) == 0
+    theirs, ours = _hits(tmp_path / "plink.epi.qt"), _hits(tmp_path / "ours.epi.qt")
+    assert len(theirs) > 5
+    assert list(zip(ours.SNP1, ours.SNP2, strict=True)) == \
+        list(zip(theirs.SNP1, theirs.SNP2, strict=True))
+    np.testing.assert_allclose(ours["STAT"], theirs["STAT"].astype(float), rtol=2e-3)
+    assert main(["epistasis", "--bfile", str(tmp_path / "qt"), "--test", "fast"]) == 2
+
+
+def test_a_vcf_written_by_plink_matches_its_pheno_file_as_plink(tmp_path):
+    """plink --recode vcf names samples FID_IID; PLINK 1.9 reading it back splits them on '_'
+    and matches a FID IID pheno file: so does oclstat, with the same hits."""
+    from oclstat.cli import main
+
+    _families(tmp_path, n=300)
+    done = _plink_run("--bfile", "fam", "--recode", "vcf", "--out", "v", cwd=tmp_path)
+    assert done.returncode == 0, done.stdout[-2000:]
+    assert "fam0_1" in (tmp_path / "v.vcf").read_text()
+    done = _plink_run("--vcf", "v.vcf", "--pheno", "fam.pheno", "--fast-epistasis", "--epi1",
+                      "0.05", "--out", "plink", cwd=tmp_path)
+    assert done.returncode == 0, done.stdout[-2000:]
+    assert main(["epistasis", "--vcf", str(tmp_path / "v.vcf"), "--pheno",
+                 str(tmp_path / "fam.pheno"), "--test", "fast", "--epi1", "0.05", "--out",
+                 str(tmp_path / "ours")]) == 0
+    theirs, ours = _hits(tmp_path / "plink.epi.cc"), _hits(tmp_path / "ours.epi.cc")
+    assert len(theirs) > 3
+    assert list(zip(ours.SNP1, ours.SNP2, strict=True)) == \
+        list(zip(theirs.SNP1, theirs.SNP2, strict=True))
+    np.testing.assert_array_equal(ours["STAT"], theirs["STAT"].astype(float))
+
+
+@pytest.mark.parametrize("flags", [(), ("--double-id",), ("--const-fid",), ("--const-fid", "7"),
+                                   ("--id-delim", "_"), ("--id-delim", "-")])
+@pytest.mark.parametrize("names", [["A", "B_C", "X_Y"], ["A_1", "B_2"], ["A", "X_Y_Z"]])
+def test_vcf_sample_ids_are_split_as_plink_splits_them(tmp_path, flags, names):
+    """PLINK 1.9's --vcf sample-ID rules (default split on one '_', --double-id, --const-fid,
+    --id-delim), each checked against the .fam PLINK writes or its refusal."""
+    from oclstat._plink_files import vcf_sample_ids
+
+    head = "\t".join(["#CHROM", "POS", "ID", "REF", "ALT", "QUAL", "FILTER", "INFO", "FORMAT",
+                      *names])
+    rows = ["\t".join(["1", str(100 * (k + 1)), f"rs{k}", "A", "G", ".", ".", ".", "GT",
+                       *["0/1"] * len(names)]) for k in range(2)]
+    (tmp_path / "t.vcf").write_text("##fileformat=VCFv4.2\n##contig=<ID=1>\n"
+                                    '##FORMAT=<ID=GT,Number=1,Type=String,Description="GT">\n'
+                                    + head + "\n" + "\n".join(rows) + "\n")
+    done = _plink_run("--vcf", "t.vcf", *flags, "--make-bed", "--out", "t", cwd=tmp_path)
+    kwargs = {"double_id": "--double-id" in flags}
+    if "--const-fid" in flags:
+        kwargs["const_fid"] = flags[-1] if flags[-1] != "--const-fid" else "0"
+    if "--id-delim" in flags:
+        kwargs["id_delim"] = flags[-1]
+    if done.returncode != 0:
+        with pytest.raises(ValueError, match="VCF sample ID"):
+            vcf_sample_ids(names, **kwargs)
+        return
+    fam = [ln.split()[:2] for ln in (tmp_path / "t.fam").read_text().splitlines()]
+    fids, iids = vcf_sample_ids(names, **kwargs)
+    assert [list(x) for x in zip(fids, iids, strict=True)] == fam
+
+
+def test_keep_and_remove_lists_name_family_and_individual_as_plink(tmp_path):
+    """--keep / --remove lines are FID IID: with IIDs repeated across families, PLINK 1.9
+    keeps exactly the listed pairs, and so does oclstat (the same hits)."""
+    from oclstat.cli import main
+
+    _families(tmp_path, n=400)
+    (tmp_path / "keep").write_text("".join(f"fam0 {k}\n" for k in range(1, 201)) +
+                                   "".join(f"fam1 {k}\n" for k in range(1, 120)))
+    (tmp_path / "remove").write_text("fam0 3\nfam1 5\n")
+    common = ["--keep", "keep", "--remove", "remove", "--pheno", "fam.pheno"]
+    done = _plink_run("--bfile", "fam", *common, "--fast-epistasis", "--epi1", "0.1",
+                      "--out", "plink", cwd=tmp_path)
+    assert done.returncode == 0 and "317 people" in done.stdout, done.stdout[-2000:]
+    assert main(["epistasis", "--bfile", str(tmp_path / "fam"),
+                 *[str(tmp_path / a) if a in ("keep", "remove", "fam.pheno") else a
+                   for a in common],
+                 "--test", "fast", "--epi1", "0.1", "--out", str(tmp_path / "ours")]) == 0
+    theirs, ours = _hits(tmp_path / "plink.epi.cc"), _hits(tmp_path / "ours.epi.cc")
+    assert len(theirs) > 3
+    np.testing.assert_array_equal(ours["STAT"], theirs["STAT"].astype(float))
+
+
+def test_without_family_ids_an_iid_two_families_share_is_refused(tmp_path):
+    """Genotypes with IIDs only (a table) and a pheno file that gives one IID under two FIDs:
+    which row is meant is not knowable, so it is an error, not the last row silently."""
+    from oclstat._plink_files import read_pheno
+
+    (tmp_path / "p").write_text("FID IID y\nfa 1 2\nfb 1 1\nfa 2 1\n")
+    with pytest.raises(ValueError, match="IID '1' appears under 2 family IDs"):
+        read_pheno(tmp_path / "p", ["1", "2"])
+    values, kind = read_pheno(tmp_path / "p", ["1", "2"], family_ids=["fb", "fa"])
+    assert kind == "case-control" and values.tolist() == [0.0, 0.0]

@@ -45,8 +45,18 @@ def add_arguments(p) -> None:
                             "5e-6)")
     plink.add_argument("--epi2", type=float, default=0.01,
                        help="the .summary counts, per SNP, partners with p below this (0.01)")
+    plink.add_argument("--id-delim", metavar="CHAR", default=None,
+                       help="--vcf/--bcf: sample names are FID<CHAR>IID (PLINK's --id-delim; by "
+                            "default, as PLINK 1.9, a name with one '_' is split there and one "
+                            "with none is both FID and IID)")
+    plink.add_argument("--double-id", action="store_true",
+                       help="--vcf/--bcf: FID = IID = the sample name (PLINK's --double-id)")
+    plink.add_argument("--const-fid", metavar="FID", nargs="?", const="0", default=None,
+                       help="--vcf/--bcf: every FID this value (0 if none given), IID the "
+                            "sample name (PLINK's --const-fid)")
     plink.add_argument("--pheno", metavar="FILE",
-                       help="phenotype file: FID IID value(s), header line optional")
+                       help="phenotype file: FID IID value(s), header line optional; samples "
+                            "match by FID and IID, as in PLINK")
     plink.add_argument("--pheno-name", metavar="NAME",
                        help="the --pheno column (a header name or a 1-based number)")
     plink.add_argument("--covar", metavar="FILE",
@@ -117,12 +127,18 @@ def _data(args):
     from .. import genotypes as gt
     from .._plink_files import read_covar, read_pheno, read_sample_list, read_snp_list
 
+    if not (args.vcf or args.bcf):
+        for flag, value in (("--id-delim", args.id_delim), ("--double-id", args.double_id),
+                            ("--const-fid", args.const_fid)):
+            if value:
+                raise ValueError(f"{flag} sets the samples' IDs of a --vcf or --bcf file")
     if args.bfile:
         data = gt.read_plink(args.bfile, one_coded=args.one_coded)
     elif args.pfile:
         data = gt.read_pgen(args.pfile, one_coded=args.one_coded)
     elif args.vcf or args.bcf:
-        data = gt.read_vcf(args.vcf or args.bcf)
+        data = gt.read_vcf(args.vcf or args.bcf, id_delim=args.id_delim,
+                           double_id=args.double_id, const_fid=args.const_fid)
     elif args.tfile:
         data = gt.read_tped(args.tfile, one_coded=args.one_coded)
     else:
@@ -136,17 +152,18 @@ def _data(args):
     if any(v is not None for v in (*lists.values(), *samples.values())):
         data = data.subset(snps=lists["extract"], exclude_snps=lists["exclude"],
                            samples=samples["keep"], exclude_samples=samples["remove"])
-    phenotype, kind = None, None
+    phenotype, kind = None, data.phenotype_kind
     if args.pheno:
         ids = data.sample_ids or []
-        phenotype, kind = read_pheno(args.pheno, ids, name=args.pheno_name,
-                                     one_coded=args.one_coded)
+        phenotype, kind = read_pheno(args.pheno, ids, family_ids=data.family_ids,
+                                     name=args.pheno_name, one_coded=args.one_coded)
     elif args.pheno_name:
         raise ValueError("--pheno-name needs --pheno FILE")
     covariates = None
     if args.covar:
         names = args.covar_name.split(",") if args.covar_name else None
-        covariates, _ = read_covar(args.covar, data.sample_ids or [], names=names)
+        covariates, _ = read_covar(args.covar, data.sample_ids or [],
+                                   family_ids=data.family_ids, names=names)
     elif args.covar_name:
         raise ValueError("--covar-name needs --covar FILE")
     return data, phenotype, kind, covariates
@@ -172,9 +189,10 @@ def run(args) -> int:
         raise ValueError("--epi-cc is for --test k2 / mi; PLINK's tests write PREFIX.epi.cc "
                          "with --out PREFIX")
     data, phenotype, kind, covariates = _data(args)
-    if plink and kind == "quantitative" and test != "linear":
-        raise ValueError(f"--pheno holds a quantitative trait: use --test linear, not --test "
-                         f"{test}")
+    if kind == "quantitative" and test != "linear":
+        where = "--pheno" if args.pheno else "the genotype files' phenotype column"
+        raise ValueError(f"{where} holds a quantitative trait (as PLINK 1.9 reads it): use "
+                         f"--test linear, not --test {test}")
     if args.devices and not args.device:
         note("oclstat epistasis: --devices is now --device (the old name goes in the next "
              "release)")
