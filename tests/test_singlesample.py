@@ -554,3 +554,76 @@ def test_command_reads_h5ad(tmp_path, rt):
     want = oclstat.ssgsea(np.log1p(frame), sets)
     np.testing.assert_allclose(got.loc[want.index, want.columns].to_numpy(), want.to_numpy(),
                                rtol=1e-9)
+
+
+# -- refusals and R's files ---------------------------------------------------------------
+
+def test_gsva_refuses_where_gsva_stops(rt):
+    """GSVA 1.46 discards constant genes for its own method: one sample makes every gene
+    constant and it stops (R: "argument is of length zero"), as it stops with fewer than two
+    varying genes ("Less than two genes in the input assay object"). ssgsea does not."""
+    rng = np.random.default_rng(4)
+    genes = [f"g{i}" for i in range(40)]
+    sets = {"a": genes[:10]}
+    one = pd.DataFrame(rng.normal(size=(40, 1)), index=genes, columns=["s1"])
+    with pytest.raises(ValueError, match="gsva needs at least 2 samples, got 1"):
+        oclstat.gsva(one, sets)
+    flat = pd.DataFrame(np.full((40, 4), 5.0), index=genes)
+    flat.iloc[0] = [1.0, 2.0, 3.0, 4.0]
+    with pytest.raises(ValueError, match="1 of 40 genes vary"):
+        oclstat.gsva(flat, sets)
+    assert oclstat.ssgsea(one, sets).shape == (1, 1)
+
+
+@pytest.mark.r
+def test_gsva_1_46_stops_on_the_same_inputs():
+    """The refusals above are GSVA's: Rscript runs GSVA 1.46 on the same two inputs."""
+    import shutil
+    import subprocess
+
+    if shutil.which("Rscript") is None:
+        pytest.skip("R is not installed")
+    code = ("suppressMessages(library(GSVA)); set.seed(1); s <- list(a = paste0('g', 1:10));"
+            "one <- matrix(rnorm(40), ncol = 1, dimnames = list(paste0('g', 1:40), 's1'));"
+            "flat <- matrix(5, 40, 4, dimnames = list(paste0('g', 1:40), paste0('s', 1:4)));"
+            "flat[1, ] <- 1:4;"
+            "for (x in list(one, flat)) cat(inherits(try(suppressWarnings(gsva(x, s, verbose ="
+            " FALSE)), silent = TRUE), 'try-error'), '')")
+    out = subprocess.run(["Rscript", "-e", code], capture_output=True, text=True, timeout=300)
+    if "there is no package called" in out.stderr:
+        pytest.skip("GSVA is not installed")
+    assert out.stdout.split() == ["TRUE", "TRUE"], out.stderr[-2000:]
+
+
+@pytest.mark.r
+@pytest.mark.parametrize("arrow", [True, False])
+def test_tables_written_by_r_read_with_or_without_pyarrow(tmp_path, monkeypatch, arrow):
+    """R's write.table (no corner cell, quoted names), write.table(quote = FALSE) and
+    write.csv: the same genes x samples table through pyarrow and through pandas, equal to
+    what R wrote."""
+    import shutil
+    import subprocess
+
+    import oclstat.cli._single_sample as single
+
+    if shutil.which("Rscript") is None:
+        pytest.skip("R is not installed")
+    if arrow:
+        pytest.importorskip("pyarrow")
+    else:
+        monkeypatch.setattr(single, "_read_arrow", lambda *args: None)
+    code = ("set.seed(1); m <- matrix(rnorm(40 * 11), 40, dimnames = list(c(paste0('g', 1:38),"
+            " 'g 39', '007'), paste0('s', 1:11)));"
+            f"write.table(m, '{tmp_path}/quoted.tsv', sep = '\\t');"
+            f"write.table(m, '{tmp_path}/plain.tsv', sep = '\\t', quote = FALSE);"
+            f"write.csv(m, '{tmp_path}/m.csv');"
+            f"write.table(format(m, digits = 17), '{tmp_path}/values.txt', sep = '\\t', "
+            "quote = FALSE, row.names = FALSE, col.names = FALSE)")
+    out = subprocess.run(["Rscript", "-e", code], capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    values = np.loadtxt(tmp_path / "values.txt", delimiter="\t")   # R's 17 digits
+    for name in ("quoted.tsv", "plain.tsv", "m.csv"):
+        got, _ = single.read_matrix(str(tmp_path / name), gzipped=False)
+        assert list(got.columns) == [f"s{j}" for j in range(1, 12)]
+        assert got.index[-2:].tolist() == ["g 39", "007"] and got.shape == (40, 11)
+        np.testing.assert_allclose(got.to_numpy(), values, rtol=1e-14)   # R wrote 15 digits

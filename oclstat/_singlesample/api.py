@@ -156,8 +156,9 @@ def ssgsea(expression, gene_sets, *, alpha: float = 0.25, normalize: bool = True
     out = _score_blocks(m, sparse, len(sets),
                         lambda block, j0, j1: ssgsea_block(block, sets, alpha, flavor),
                         desc="ssgsea", progress=progress)
-    if normalize:
-        out = out / (out.max() - out.min())
+    if normalize:       # one score in all (one set, one sample): GSVA's Inf, as GSVA gives
+        with np.errstate(divide="ignore", invalid="ignore"):
+            out = out / (out.max() - out.min())
     frame = _frame(out, names, s, "ssgsea", {"alpha": alpha, "normalize": bool(normalize),
                                              "flavor": flavor})
     _store(expression, frame, "ssgsea")
@@ -207,7 +208,8 @@ def gsva(expression, gene_sets, *, kcdf: str = "Gaussian", abs_ranking: bool = F
 
     Notes
     -----
-    Genes with constant expression are left out (GSVA does so for its own method). For each
+    Genes with constant expression are left out (GSVA does so for its own method); fewer than
+    two samples, or fewer than two genes that vary, are refused, where GSVA 1.46 stops. For each
     gene i and sample j the kernel estimate F = mean over the samples k of Phi((x_ij - x_ik) /
     h_i), h_i = sd_i / 4 (Poisson: P(Poisson(x_ik + 0.5) <= x_ij)), becomes log(F / (1 - F));
     each sample's genes, ordered by decreasing score (equal scores: the earlier row first),
@@ -236,8 +238,16 @@ def gsva(expression, gene_sets, *, kcdf: str = "Gaussian", abs_ranking: bool = F
         raise ValueError(f"kcdf must be one of {KCDFS}, got {kcdf!r}")
     m, g, s, sparse = read_expression(expression, genes, samples, layer)
     x = m.toarray() if sparse else m
-    sd = row_sd(x) if x.shape[1] > 1 else np.ones(x.shape[0])
+    if x.shape[1] < 2:
+        raise ValueError(f"expression: gsva needs at least 2 samples, got {x.shape[1]} (with "
+                         "one, every gene is constant, and GSVA discards constant genes and "
+                         "stops); ssgsea and aucell score single samples")
+    sd = row_sd(x)
     keep = sd >= 1e-10
+    if keep.sum() < 2:
+        raise ValueError(f"expression: {int(keep.sum())} of {keep.size:,} genes vary across "
+                         "the samples; GSVA discards constant genes and stops with fewer than "
+                         "two ('Less than two genes in the input assay object')")
     if not keep.all():
         x, sd = x[keep], sd[keep]
     kept = [name for name, k in zip(g, keep, strict=True) if k]

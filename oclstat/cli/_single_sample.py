@@ -119,13 +119,17 @@ def read_matrix(path: str, gzipped: bool):
                          "header")
     plain = (tokens.delimiter is not None and len(tokens.delimiter) == 1
              and not tokens.decimal_comma and not tokens.trailing_delimiter)
-    frame = _read_arrow(path, tokens.delimiter, gzipped) if plain else None
+    # R's write.table leaves out the corner cell: both parsers get the columns named here
+    names = ["", *samples] if short else None
+    frame = _read_arrow(path, tokens.delimiter, gzipped, names) if plain else None
     if frame is None:
         sep = tokens.delimiter if tokens.delimiter is not None else r"\s+"
         frame = pd.read_csv(path, sep=sep, index_col=0, dtype={0: str},
                             decimal="," if tokens.decimal_comma else ".",
                             compression="gzip" if gzipped else None, na_values=_MISSING,
-                            keep_default_na=False, float_precision="round_trip")
+                            keep_default_na=False, float_precision="round_trip",
+                            **({"names": names, "skiprows": 1} if names else {}))
+        frame.index.name = frame.index.name or None
     if tokens.trailing_delimiter and frame.shape[1] and frame.iloc[:, -1].isna().all():
         frame = frame.iloc[:, :-1]
     bad = [c for c in frame.columns if not pd.api.types.is_numeric_dtype(frame[c])]
@@ -139,9 +143,10 @@ def read_matrix(path: str, gzipped: bool):
     return (frame if (frame.dtypes == np.float64).all() else frame.astype(float)), what
 
 
-def _read_arrow(path: str, delimiter: str, gzipped: bool):
+def _read_arrow(path: str, delimiter: str, gzipped: bool, names=None):
     """The table through pyarrow's CSV reader (correctly rounded, every core), the first
-    column read as text; None where pyarrow is not installed."""
+    column read as text (``names``: the columns, the header line skipped); None where pyarrow
+    is not installed."""
     import numpy as np
     import pandas as pd
 
@@ -155,10 +160,16 @@ def _read_arrow(path: str, delimiter: str, gzipped: bool):
         return pa.input_stream(path, compression="gzip" if gzipped else None)
 
     parse = csv.ParseOptions(delimiter=delimiter)
-    with csv.open_csv(stream(), parse_options=parse) as reader:     # the header's names
-        first = reader.schema.names[0]
-    table = csv.read_csv(stream(), parse_options=parse, convert_options=csv.ConvertOptions(
-        column_types={first: pa.string()}, null_values=_MISSING, strings_can_be_null=True))
+    read = csv.ReadOptions(column_names=names, skip_rows=1) if names else csv.ReadOptions()
+    if names:
+        first = names[0]
+    else:
+        with csv.open_csv(stream(), parse_options=parse) as reader:     # the header's names
+            first = reader.schema.names[0]
+    table = csv.read_csv(stream(), read_options=read, parse_options=parse,
+                         convert_options=csv.ConvertOptions(
+                             column_types={first: pa.string()}, null_values=_MISSING,
+                             strings_can_be_null=True))
     # one float64 block straight from the columns (to_pandas and a cast: 2 to 4 times longer)
     values = np.empty((table.num_rows, table.num_columns - 1))
     for j, (name, column) in enumerate(zip(table.column_names[1:], table.columns[1:],
