@@ -68,16 +68,18 @@ typedef ulong word_t;
 
 #define NP (NCELL / 3) /* suffix cells */
 
-/* C(n, k) for k <= 4 and n < 65536: the products stay below 2^64, the divisions are exact. */
+/* C(n, k) for k <= 4, built up C(n, 2) -> C(n, 3) -> C(n, 4) so that every product is at most
+ * 4 C(n, k) (each division exact): no overflow while the search's ranks fit (the planner keeps
+ * C(n_snps, ORDER) below 2^62; any n < 2^32 at order 2). */
 inline ulong epi_binom(const uint n, const uint k)
 {
     if (n < k) return 0ul;
-    const ulong a = (ulong)n * (n - 1u);
+    const ulong c2 = (ulong)n * (n - 1u) / 2ul;
     switch (k) {
     case 1u: return n;
-    case 2u: return a / 2ul;
-    case 3u: return a * (n - 2u) / 6ul;
-    default: return a * (n - 2u) * (n - 3u) / 24ul;
+    case 2u: return c2;
+    case 3u: return c2 * (n - 2u) / 3ul;
+    default: return c2 * (n - 2u) / 3ul * (n - 3u) / 4ul;
     }
 }
 
@@ -199,7 +201,7 @@ __kernel EPI_KERNEL_ATTR void epistasis_search(__global const word_t *bits, cons
                          const uint per_item, __global const epi_long *lf,
                          __global const epi_long *nln, const epi_long threshold,
                          __global uint *count, __global epi_long *cand_score,
-                         __global ushort *cand_snps, const uint cap, __global word_t *scratch,
+                         __global uint *cand_snps, const uint cap, __global word_t *scratch,
                          __global const uint *counts)
 {
 #ifdef EPI_CELL_OUTER

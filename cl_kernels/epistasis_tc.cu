@@ -141,7 +141,7 @@ epistasis_tc_search(const uint *bits, const uint wstride, const uint kw0, const 
               const uint n_rt, const ulong block0, const uint *t1, const uint *t2,
               const uint *t3, const uint n0, const uint n1, const epi_long *lf,
               const epi_long *nln, const epi_long threshold, uint *count, epi_long *cand_score,
-              ushort *cand_snps, const uint cap)
+              uint *cand_snps, const uint cap)
 {
     __shared__ uint ps[2u * EPI_TILE * EPI_TILE];
     __shared__ uint as[EPI_TILE * TC_SROW], bs[EPI_TILE * TC_SROW];

@@ -50,7 +50,7 @@ void epistasis_tiles_search(__global const uint *bits, const uint wstride, const
                       __global const uint *t3, const uint n0, const uint n1,
                       __global const epi_long *lf, __global const epi_long *nln,
                       const epi_long threshold, __global uint *count,
-                      __global epi_long *cand_score, __global ushort *cand_snps, const uint cap)
+                      __global epi_long *cand_score, __global uint *cand_snps, const uint cap)
 {
     __local EPI_PS_T ps[2u * EPI_TILE * EPI_TILE];
     __local ushort rsnp[EPI_RI * ROW_SNPS], csnp[EPI_CI * COL_SNPS];

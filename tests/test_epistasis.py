@@ -364,3 +364,60 @@ def test_significance_columns_and_plink_loci(tmp_path, rt):
         assert loci[f"chr{i}"].tolist() == [str(1 + j // 5) for j in idx]
         np.testing.assert_array_equal(loci[f"bp{i}"], idx * 1000 + 7)
     assert repr(data).startswith("Genotypes(9 SNPs x 400 samples")
+
+
+def _colex_combos(order: int, start: int, stop: int) -> np.ndarray:
+    """The combinations of colex ranks start .. stop - 1 (host reference of epi_unrank)."""
+    from math import comb
+
+    out = []
+    for r in range(start, stop):
+        s, hi = [], None
+        for i in range(order, 0, -1):
+            v = i - 1
+            top = hi if hi is not None else 10**7
+            lo_, hi_ = v, top
+            while hi_ - lo_ > 1:                  # largest v < top with C(v, i) <= r
+                mid = (lo_ + hi_) // 2
+                if comb(mid, i) <= r:
+                    lo_ = mid
+                else:
+                    hi_ = mid
+            s.append(lo_)
+            r -= comb(lo_, i)
+            hi = lo_
+        out.append(s[::-1])
+    return np.array(out, dtype=np.int64)
+
+
+@pytest.mark.parametrize("order,count", [(2, 30_000), (3, 30_000), (4, 20_000)])
+def test_more_snps_than_16_bit_indices(rt, order, count):
+    """70,000 SNPs (the old limit was 65,535): the last ranks of the search, whose SNP indices
+    need 17 bits and whose binomials pass 2^50, give the host's exact scores and ranking in
+    both schedules."""
+    from math import comb
+
+    rng = np.random.default_rng(order)
+    m, n = 70_000, 96
+    g = rng.integers(0, 3, size=(m, n)).astype(np.int8)
+    y = rng.integers(0, 2, size=n)
+    stop = comb(m, order)
+    start = stop - count
+    combos = _colex_combos(order, start, stop)
+    assert combos.max() == m - 1 and combos.min() >= 0
+    want = epi_scores.exact_scores(epi_scores.contingency_tables(g, y, combos), "k2")
+    best_order = np.lexsort(tuple(combos[:, i] for i in range(order - 1, -1, -1)) + (want,))
+    search = epi_plan.prepare(g, y, order=order, top=25)
+    for schedule in ("cpu", "gpu"):
+        with pytest.MonkeyPatch.context() as mp:
+            mp.setenv("OCLSTAT_SCHEDULE", schedule)
+            best = epi_opencl.run_search(search, [rt], start, stop)
+        np.testing.assert_array_equal(best.combos, combos[best_order[:25]])
+        np.testing.assert_array_equal(best.scores, want[best_order[:25]])
+
+
+def test_a_search_too_large_to_rank_is_refused():
+    g = np.zeros((200_000, 8), dtype=np.int8)
+    y = np.array([0, 1] * 4)
+    with pytest.raises(ValueError, match="one search ranks at most 2\\^62"):
+        epi_plan.prepare(g, y, order=4)

@@ -14,7 +14,9 @@ indices (lexicographically), so the result is the same on any device and device 
 
 **Missing data.** A missing genotype (-1) removes that sample from the tables of the
 combinations that contain that SNP, and only those; samples with a missing phenotype are left
-out. **Limits:** at most 65,535 SNPs (16-bit indices).
+out. **Limits:** any number of SNPs memory holds (32-bit indices; one search ranks at most 2^62
+combinations); the tensor-core and tiled searches take at most 65,534 SNPs and are left for the
+bit-vector search above that.
 
 **Exact scores.** Devices sum fixed-point integers: ``round(ln(k!) 2^B)`` for K2 and
 ``round(k ln(k) 2^B)`` for the mutual information (B up to 48 bits, :func:`score_tables`), so

@@ -15,6 +15,7 @@ from .._runtime import get_runtime, runtime_for
 from .._scale import run
 from . import tasks
 from .cuda import available, search_tensor_cores
+from .tiles import TILE_MAX_SNPS
 from .opencl import run_search
 from .pairs import DevicePairs, HostPairs
 from .pairtests import BOOST_EPI1, chi2_p
@@ -50,6 +51,9 @@ def _use_cuda(backend: str, search: Search, runtimes, client) -> bool:
     if not search.complete:
         reasons.append("the genotypes have missing values (the tensor-core path needs "
                        "complete data)")
+    if search.n_snps > TILE_MAX_SNPS:
+        reasons.append(f"{search.n_snps:,} SNPs (the tensor-core tiles index at most "
+                       f"{TILE_MAX_SNPS:,})")
     if runtimes is not None or client is not None:
         reasons.append("device= and client= apply to the OpenCL path only")
     if backend == "cuda" and reasons:

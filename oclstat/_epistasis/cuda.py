@@ -154,7 +154,7 @@ class TensorCoreTiles:
                                                             (*args, self.tables[size - 1]))
         cap = min(LAUNCH_TILES, plan.n_tiles) * plan.per_tile
         self.cand_s = cupy.empty(cap, dtype=cupy.int64)
-        self.cand_c = cupy.empty((cap, self.order), dtype=cupy.uint16)
+        self.cand_c = cupy.empty((cap, self.order), dtype=cupy.uint32)
         self.count = cupy.zeros(1, dtype=cupy.uint32)
 
     def read_tables(self) -> list[np.ndarray]:

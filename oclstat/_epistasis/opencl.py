@@ -22,7 +22,7 @@ class Candidates:
         self.rt, self.cap, self.order = rt, int(cap), order
         self.count = rt.empty(4)
         self.scores = rt.empty(self.cap * 8)
-        self.snps = rt.empty(self.cap * order * 2)
+        self.snps = rt.empty(self.cap * order * 4)
 
     def reset(self) -> None:
         self.rt.fill(self.count, np.zeros(1, dtype=np.uint32), 4)
@@ -34,7 +34,7 @@ class Candidates:
         k = int(min(rt.read(self.count, np.empty(1, dtype=np.uint32), wait_for=after)[0],
                     self.cap))
         return (rt.read(self.scores, np.empty(k, dtype=np.int64), wait_for=after),
-                rt.read(self.snps, np.empty((k, self.order), dtype=np.uint16), wait_for=after))
+                rt.read(self.snps, np.empty((k, self.order), dtype=np.uint32), wait_for=after))
 
 
 #: Bytes of suffix-cell cache of one CPU launch (all its work-items); launches are cut to fit.

@@ -13,7 +13,9 @@ from ..genotypes import Genotypes
 from .scores import SCORES, encode_bits, score_bits
 from .validate import _inputs
 
-MAX_SNPS = 65535
+#: The most combinations one search may hold: colex ranks are 64-bit, and the kernels' binomials
+#: stay exact while 4 C(n, order) fits in 64 bits.
+MAX_COMBINATIONS = 1 << 62
 
 
 #: Combinations per device launch in a GPU schedule (the candidate buffers hold every one of
@@ -129,8 +131,10 @@ def prepare(genotypes, phenotype=None, *, order=4, score="k2", top=10, snps=None
     n_snps = g.shape[0]
     if order > n_snps:
         raise ValueError(f"order {order} is larger than the number of SNPs ({n_snps})")
-    if n_snps > MAX_SNPS:
-        raise ValueError(f"at most {MAX_SNPS} SNPs per search, got {n_snps}; use snps=")
+    if n_snps >= 2**32 - 1 or math.comb(n_snps, order) >= MAX_COMBINATIONS:
+        raise ValueError(f"{n_snps:,} SNPs at order {order} make {math.comb(n_snps, order):.3g} "
+                         f"combinations; one search ranks at most 2^62: search fewer SNPs "
+                         "(snps=) or a lower order")
     bits, n_words = encode_bits(g, y)
     if bits.size >= 2**32:
         raise ValueError(f"{n_snps} SNPs x {g.shape[1]} samples make {bits.nbytes / 2**30:.0f} "

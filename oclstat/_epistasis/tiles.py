@@ -92,8 +92,16 @@ def _pad(items: np.ndarray, per_tile: int) -> np.ndarray:
     return out
 
 
+#: The tile item lists hold 16-bit SNP indices (NONE pads them): the tiled and tensor-core
+#: searches take at most this many SNPs; the bit-vector search has no such limit.
+TILE_MAX_SNPS = NONE - 1
+
+
 def tile_plan(n_snps: int, order: int) -> TilePlan:
     """The tile layout of a search over ``n_snps`` SNPs (``order`` 2, 3 or 4)."""
+    if n_snps > TILE_MAX_SNPS:
+        raise ValueError(f"the tiled search indexes SNPs in 16 bits: at most {TILE_MAX_SNPS:,} "
+                         f"SNPs, got {n_snps:,} (backend='opencl' searches any number)")
     row_snps = 1 if order == 2 else 2
     col_snps = order - row_snps
     ri, ci = TILE >> row_snps, TILE >> col_snps
@@ -227,7 +235,7 @@ class OpenCLTiles:
 def tiles_fit(rt, search) -> bool:
     """Whether the tiled search can run on ``rt``: complete genotypes, lower-order tables that
     fit the device, and the tile's local memory."""
-    if not search.complete:
+    if not search.complete or search.n_snps > TILE_MAX_SNPS:
         return False
     words = lower_table_words(search.n_snps, search.order)
     product = 2 if search.n_samples < 1 << 16 else 4
