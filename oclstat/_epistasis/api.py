@@ -15,7 +15,6 @@ from .._runtime import get_runtime, runtime_for
 from .._scale import run
 from . import tasks
 from .cuda import available, search_tensor_cores
-from .tiles import TILE_MAX_SNPS
 from .opencl import run_search
 from .pairs import DevicePairs, HostPairs
 from .pairtests import BOOST_EPI1, chi2_p
@@ -32,6 +31,7 @@ from .scan import (
     job_rows,
     suffix,
 )
+from .tiles import TILE_MAX_SNPS
 from .validate import prepare_scan
 
 BACKENDS = ("auto", "opencl", "cuda")
