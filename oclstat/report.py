@@ -23,7 +23,7 @@ import numpy as np
 import pandas as pd
 
 from ._gsea.broad import broad_table
-from ._gsea.folder import safe_name, write_broad_folder
+from ._gsea.folder import new_timestamp, phenotype_names, safe_name, write_broad_folder
 from .plot import _pyplot, plot_enrichment
 
 __all__ = ["write_gsea_report"]
@@ -68,8 +68,9 @@ window.addEventListener('load', function () {
 </script>"""
 
 
-def _directions(result):
-    """(title, TSV name, table with a NAME column, significance text) of each direction."""
+def _directions(result, stamp: str):
+    """(title, TSV name, table with a NAME column, significance text) of each direction (a
+    phenotype run's tables are Broad's report files, named as Broad names them)."""
     if "ES" in result.table.columns:              # preranked: fgsea's columns
         for label, table in (("top", result.positive), ("bottom", result.negative)):
             frame = table.reset_index().rename(columns={"pathway": "NAME", "size": "SIZE"})
@@ -81,17 +82,19 @@ def _directions(result):
                    f"{int((frame['padj'] < 0.05).sum())} with padj &lt; 5%")
         return
     cut = result.fdr_threshold
-    for direction, cls in (("pos", result.classes[0]), ("neg", result.classes[1])):
+    stems = phenotype_names(result)
+    for direction, cls, stem in (("pos", result.classes[0], stems[0]),
+                                 ("neg", result.classes[1], stems[1])):
         table = broad_table(result.table, direction)
         yield (f"Enrichment in phenotype {html.escape(str(cls))} "
                f"({'ES &ge; 0' if direction == 'pos' else 'ES &lt; 0'})",
-               f"gsea_report_for_{_file_name(cls)}.tsv", table,
+               f"gsea_report_for_{stem}_{stamp}.tsv", table,
                f"{int((table['FDR q-val'] < cut).sum())} with FDR q &lt; {100 * cut:g}%")
 
 
 def write_gsea_report(result, directory, *, parameters: dict | None = None, rows: int = 100,
-                      plots: int = 5, details: int = 20,
-                      label: str = "oclstat_analysis") -> Path:
+                      plots: int = 5, details: int = 20, label: str = "oclstat_analysis",
+                      expression_file=None) -> Path:
     """Write Broad GSEA's report of a :class:`GseaResult` (or of a preranked
     :class:`PrerankResult`, in fgsea's columns) into a folder.
 
@@ -112,6 +115,9 @@ def write_gsea_report(result, directory, *, parameters: dict | None = None, rows
         analysis.
     label : str, optional
         Broad's ``rpt_label``: names the ``.rpt`` file and the ranking in ``edb/``.
+    expression_file : str or path, optional
+        The dataset a phenotype run read (the ``.rpt``'s ``res``, where EnrichmentMap finds
+        it); by default the result's expression is written into the folder as a GCT.
 
     Returns
     -------
@@ -128,7 +134,8 @@ def write_gsea_report(result, directory, *, parameters: dict | None = None, rows
     Writes ``index.html`` (the run's parameters and device, both directions' tables in Broad's
     columns, the top sets' names linked to their pages ``<set>.html``: the set's row, its
     enrichment plot and its detail table; other plotted sets to ``enplot_<set>.png``),
-    ``gsea_report_for_<class>.tsv`` for each direction and the plots. The pages need no
+    Broad's report files (``gsea_report_for_<class>_<timestamp>.tsv`` for each direction, the
+    ``.rpt``, ``edb/``: what Cytoscape's EnrichmentMap loads) and the plots. The pages need no
     server and no network; a script in each records, once loaded, how many images decoded
     and how many table rows it shows (the tests read them from a headless browser).
 
@@ -153,14 +160,16 @@ def write_gsea_report(result, directory, *, parameters: dict | None = None, rows
     out = Path(directory)
     out.mkdir(parents=True, exist_ok=True)
     directions, images = [], []
-    for title, tsv, table, significant in _directions(result):
+    stamp = new_timestamp()
+    for title, tsv, table, significant in _directions(result, stamp):
         table.to_csv(out / tsv, sep="\t", index=False, float_format="%.6g")
         linked = {}
         for name in table["NAME"].head(plots):
             linked[name] = _plot(result, name, out, plt)
             images.append((name, linked[name]))
         directions.append((title, tsv, table, significant, linked))
-    write_broad_folder(result, out, label=label, details=details, parameters=parameters)
+    write_broad_folder(result, out, label=label, details=details, parameters=parameters,
+                       expression_file=expression_file, timestamp=stamp)
     sections = []
     for title, tsv, table, significant, linked in directions:
         for name in table["NAME"].head(details):      # Broad's page per top set

@@ -12,6 +12,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from conftest import chromium
+from enrichmentmap_reference import LoaderError, resolve
 
 import oclstat
 from oclstat._gsea.broad import BROAD_COLUMNS
@@ -54,12 +55,14 @@ def test_html_report_renders_in_a_browser(leukemia_result, tmp_path):
     index = write_gsea_report(leukemia_result, tmp_path / "report", plots=3,
                               parameters={"seed": 3})
     files = sorted(p.name for p in index.parent.iterdir())
-    assert "gsea_report_for_ALL.tsv" in files and "gsea_report_for_AML.tsv" in files
+    em = resolve(index.parent)
+    assert em["results1"].name in files and em["results2"].name in files
+    assert em["results2"].name.startswith("gsea_report_for_AML_")
     # Broad's page per top set (20 per direction): its row, plot and detail table
     tops = [*leukemia_result.positive["NAME"].head(20), *leukemia_result.negative["NAME"].head(20)]
     assert {f"{n}.html" for n in tops} <= set(files)
     assert sum(f.startswith("enplot_") for f in files) == len(tops)
-    full = pd.read_csv(index.parent / "gsea_report_for_AML.tsv", sep="\t")
+    full = pd.read_csv(em["results2"], sep="\t")
     assert tuple(full.columns) == BROAD_COLUMNS and len(full) == len(leukemia_result.negative)
     flags = ["--headless", "--no-sandbox", "--disable-gpu", "--virtual-time-budget=5000"]
     dom = subprocess.run([exe, *flags, "--dump-dom", index.as_uri()], capture_output=True,
@@ -117,8 +120,13 @@ def test_report_folder_reads_back_as_enrichmentmap_reads_it(leukemia_result, tmp
     want = {name.upper(): (int(r["size"]), r.es, r.nes, r.pval, r.fdr, r.fwer,
                            int(r.rank_at_max))
             for name, r in t.iterrows()}
-    got = {**_enrichmentmap_rows(out / "gsea_report_for_ALL.tsv"),
-           **_enrichmentmap_rows(out / "gsea_report_for_AML.tsv")}
+    em = resolve(out)                  # EnrichmentMap's loader finds every file it looks for
+    assert em["method"] == "Gsea" and em["phenotypes"] == ("ALL", "AML")
+    assert None not in em.values(), em
+    assert em["class_file"].read_text().splitlines()[1] == "# ALL AML"
+    assert oclstat.io.read_cls(em["class_file"]).labels == tuple(res.sample_labels)
+    assert oclstat.io.read_expression(em["expression"]).shape == res.expression.shape
+    got = {**_enrichmentmap_rows(em["results1"]), **_enrichmentmap_rows(em["results2"])}
     edb = _edb_rows(out / "edb" / "results.edb")
     assert set(got) == set(want) == set(edb)
     for name, w in want.items():
@@ -126,7 +134,7 @@ def test_report_folder_reads_back_as_enrichmentmap_reads_it(leukemia_result, tmp
             assert source[0] == w[0] and source[6] == w[6], name
             np.testing.assert_allclose(source[1:6], w[1:6], rtol=1e-5, atol=1e-9)
     # the ranked list: EnrichmentMap takes 5 fields with the score last, in ranking order
-    lines = (out / "ranked_gene_list_ALL_versus_AML.tsv").read_text().splitlines()[1:]
+    lines = em["ranks"].read_text().splitlines()[1:]
     fields = [ln.split("\t") for ln in lines]
     assert all(len(f) == 5 for f in fields)
     assert [f[0] for f in fields] == list(res.ranking.index)
@@ -136,6 +144,7 @@ def test_report_folder_reads_back_as_enrichmentmap_reads_it(leukemia_result, tmp
     rpt = dict(ln.split("\t")[1:] for ln in (out / "leukemia.rpt").read_text().splitlines()
                if ln.startswith("param\t"))
     assert Path(rpt["gmx"]).is_file() and Path(rpt["res"]).is_file()
+    assert rpt["cls"].endswith("#ALL_versus_AML")
     assert rpt["nperm"] == str(res.n_resamples) and rpt["metric"] == res.metric
     # one detail table per top set: the set's ranks, its running ES, its core enrichment
     top = res.positive["NAME"].iloc[0]
@@ -168,8 +177,11 @@ def test_preranked_report_folder_reads_back(tmp_path, rt):
             "any": [f"G{i}" for i in range(600, 650)]}
     res = oclstat.gsea_prerank(stat, sets, min_size=5, n_resamples=500, seed=1, device=rt)
     out = write_gsea_report(res, tmp_path / "pre", plots=1).parent
-    got = {**_enrichmentmap_rows(out / "gsea_report_for_na_pos.tsv"),
-           **_enrichmentmap_rows(out / "gsea_report_for_na_neg.tsv")}
+    em = resolve(out)
+    assert em["method"] == "GseaPreranked" and em["phenotypes"] == ("na_pos", "na_neg")
+    assert em["class_file"] is None and None not in (em["results1"], em["results2"],
+                                                     em["ranks"], em["gmt"], em["expression"])
+    got = {**_enrichmentmap_rows(em["results1"]), **_enrichmentmap_rows(em["results2"])}
     assert set(got) == {"UP", "DOWN", "ANY"} == set(_edb_rows(out / "edb" / "results.edb"))
     t = res.table
     for name, r in t.iterrows():
@@ -178,8 +190,38 @@ def test_preranked_report_folder_reads_back(tmp_path, rt):
         np.testing.assert_allclose(g[1:5], [r["ES"], r["NES"], r["pval"], r["padj"]],
                                    rtol=1e-5)
         assert g[5] == pytest.approx(min(1.0, r["pval"] * len(t)), rel=1e-5)  # Bonferroni
-    assert (out / "ranked_gene_list_na_pos_versus_na_neg.tsv").is_file()
     assert (out / "edb" / "oclstat_analysis.rnk").is_file()
+
+
+def test_a_continuous_phenotype_folder_loads_in_enrichmentmap(tmp_path, rt):
+    """A profile run: EnrichmentMap reads ``param cls`` ``<file>#<profile>`` as the phenotypes
+    <profile>_pos and <profile>_neg, and finds the reports by those names; the folder moved
+    elsewhere still loads (the files beside the .rpt)."""
+    import shutil
+
+    rng = np.random.default_rng(5)
+    expr = pd.DataFrame(rng.normal(size=(300, 10)), index=[f"G{i}" for i in range(300)],
+                        columns=[f"s{j}" for j in range(10)])
+    age = pd.Series(np.arange(10.0), index=expr.columns, name="AGE")
+    expr.iloc[:25] += 0.4 * age.to_numpy()
+    res = oclstat.gsea(expr, age, {"up": [f"G{i}" for i in range(25)],
+                                   "other": [f"G{i}" for i in range(100, 140)]},
+                       metric="pearson", n_resamples=100, min_size=10, seed=2, device=rt)
+    write_gsea_report(res, tmp_path / "run" / "age.Gsea.1", plots=0, label="age")
+    shutil.move(tmp_path / "run", tmp_path / "moved")
+    em = resolve(tmp_path / "moved" / "age.Gsea.1")
+    assert em["phenotypes"] == ("AGE_pos", "AGE_neg") and None not in em.values(), em
+    assert em["class_file"].read_text().startswith("#numeric\n#AGE\n")
+    assert em["name"] == "age.Gsea.1"
+
+
+def test_the_loader_rules_refuse_what_enrichmentmap_refuses(tmp_path):
+    """The reference loader is strict where EnrichmentMap's code throws: a producer class with
+    fewer than three dot-separated parts, as oclstat wrote before."""
+    (tmp_path / "x.rpt").write_text("producer_class\toclstat.gsea\nproducer_timestamp\t1\n"
+                                    "param\tout\t/tmp\nparam\tgmx\t/none.gmt\n")
+    with pytest.raises(LoaderError, match="ArrayIndexOutOfBounds"):
+        resolve(tmp_path)
 
 
 def test_command_line_report_and_tables(tmp_path, capsys, shared_data):

@@ -268,7 +268,20 @@ def gsea(
         input=input_of(expression, phenotype, gene_sets),
         permutation=permutation,
         profile=design.profile,
+        expression=pd.DataFrame(values, index=pd.Index(names, name="gene"), copy=False,
+                                columns=_compared(samples, design, values.shape[1])),
+        sample_labels=(tuple(float(v) for v in design.template) if design.template is not None
+                       else tuple(design.classes[0] if a else design.classes[1]
+                                  for a in design.mask)),
     )
+
+
+def _compared(samples, design, n: int) -> list:
+    """The names of the samples compared (those a comparison keeps; S1.. for an array)."""
+    if samples is None:
+        return [f"S{i + 1}" for i in range(n)]
+    kept = range(len(samples)) if design.kept is None else np.flatnonzero(design.kept)
+    return [str(samples[i]) for i in kept]
 
 
 def _permutation(permutation) -> str:

@@ -1,17 +1,24 @@
 """Broad's GSEA report folder, the files the next tools read (EnrichmentMap's GSEA loader, its
-folder scan, GSEApy's replot), for phenotype and preranked runs alike:
+folder scan, GSEApy's replot), for phenotype and preranked runs alike. Names follow Broad's
+GSEA 4.1+ (``.tsv``, every report file ending in the run's ``_<timestamp>``), which is what
+EnrichmentMap's loader (``GSEAResolver``) rebuilds from the ``.rpt``:
 
-* ``gsea_report_for_<class>.tsv`` per direction (``na_pos`` / ``na_neg`` for a preranked
-  run, as GSEAPreranked names them), Broad's 11 columns in Broad's order;
-* ``ranked_gene_list_<A>_versus_<B>.tsv``: NAME, TITLE, GENE SYMBOL, GENE_TITLE, SCORE (the
-  five columns EnrichmentMap takes as a GSEA ranking, the score last);
+* ``gsea_report_for_<class>_<timestamp>.tsv`` per direction (``na_pos`` / ``na_neg`` for a
+  preranked run, as GSEAPreranked names them; ``<profile>_pos`` / ``_neg`` for a continuous
+  phenotype), Broad's 11 columns in Broad's order;
+* ``ranked_gene_list_<A>_versus_<B>_<timestamp>.tsv``: NAME, TITLE, GENE SYMBOL, GENE_TITLE,
+  SCORE (the five columns EnrichmentMap takes as a GSEA ranking, the score last);
 * ``<SET>.tsv`` for the top sets of each direction: NAME, PROBE, GENE SYMBOL, GENE_TITLE,
   RANK IN GENE LIST, RANK METRIC SCORE, RUNNING ES, CORE ENRICHMENT;
 * ``gene_set_sizes.tsv`` and ``gene_sets.gmt`` (the sets tested, their genes in the data);
 * ``edb/results.edb`` (XML: one ``DTG`` element per set with GENESET, ES, NES, NP, FDR, FWER,
   RANK_AT_ES, RANK_SCORE_AT_ES, HIT_INDICES, ES_PROFILE), ``edb/gene_sets.gmt`` and
   ``edb/<label>.rnk``;
-* ``<label>.rpt``: the parameters, one ``param<TAB>name<TAB>value`` line each, and the files;
+* ``<label>.rpt``: ``producer_class`` (``oclstat.gsea.Gsea`` or ``oclstat.gsea.GseaPreranked``:
+  EnrichmentMap takes the third dot-separated part as Broad's tool), ``producer_timestamp``,
+  then the parameters, one ``param<TAB>name<TAB>value`` line each: ``cls`` (``<the CLS
+  path>#<A>_versus_<B>``, the CLS written to ``edb/``), ``gmx``, ``res`` (the expression
+  dataset: the file given, else ``<label>.gct`` written beside) or ``rnk`` (preranked);
 * ``leading_edge_matrix.tsv`` (genes x top sets: 1 where the gene is in the set's leading
   edge) and ``leading_edge_overlap.tsv`` (shared leading-edge genes of each pair of sets):
   Broad's Leading Edge Analysis (:func:`oclstat.report.write_gsea_report` draws its heat
@@ -20,8 +27,8 @@ folder scan, GSEApy's replot), for phenotype and preranked runs alike:
 
 from __future__ import annotations
 
-import datetime
 import re
+import time
 from pathlib import Path
 from xml.sax.saxutils import quoteattr
 
@@ -51,12 +58,29 @@ def _write_tsv(frame: pd.DataFrame, path: Path) -> None:
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
+def phenotype_names(result) -> tuple[str, str]:
+    """The names Broad gives the ranking's two ends, as EnrichmentMap reads them back from the
+    .rpt: the two classes, ``<profile>_pos`` / ``_neg`` for a continuous phenotype, ``na_pos``
+    / ``na_neg`` for a preranked run."""
+    if "ES" in result.table.columns:
+        return ("na_pos", "na_neg")
+    if getattr(result, "profile", None) is not None:
+        return (f"{safe_name(result.profile)}_pos", f"{safe_name(result.profile)}_neg")
+    a, b = (safe_name(c) for c in result.classes)
+    return (a, b)
+
+
+def new_timestamp() -> str:
+    """Broad's ``producer_timestamp``: milliseconds since the epoch, ending every file name."""
+    return str(int(time.time() * 1000))
+
+
 def _tables(result):
     """(file stem, table in Broad's columns) per direction, and the ranking's two names."""
+    a, b = phenotype_names(result)
     if "ES" in result.table.columns:               # preranked
-        return ([("na_pos", prerank_broad_table(result.table, "pos")),
-                 ("na_neg", prerank_broad_table(result.table, "neg"))], ("na_pos", "na_neg"))
-    a, b = (safe_name(c) for c in result.classes)
+        return ([(a, prerank_broad_table(result.table, "pos")),
+                 (b, prerank_broad_table(result.table, "neg"))], (a, b))
     return ([(a, broad_table(result.table, "pos")), (b, broad_table(result.table, "neg"))],
             (a, b))
 
@@ -76,9 +100,12 @@ def _walk(result, name):
 
 
 def write_broad_folder(result, directory, *, label: str = "oclstat_analysis",
-                       details: int = 20, parameters: dict | None = None) -> list:
+                       details: int = 20, parameters: dict | None = None,
+                       expression_file=None, timestamp: str | None = None) -> list:
     """Write Broad's report files of ``result`` (:func:`oclstat.gsea` or
     :func:`oclstat.gsea_prerank`) into ``directory``; returns the paths written.
+    ``expression_file``: the dataset the run read (the .rpt's ``res``; by default the result's
+    expression is written beside as ``<label>.gct``); ``timestamp``: the run's (default now).
 
     >>> import numpy as np, pandas as pd, oclstat, tempfile
     >>> rng = np.random.default_rng(1)
@@ -90,16 +117,17 @@ def write_broad_folder(result, directory, *, label: str = "oclstat_analysis",
     """
     out = Path(directory)
     (out / "edb").mkdir(parents=True, exist_ok=True)
+    stamp = timestamp or new_timestamp()
     written = []
     tables, (a, b) = _tables(result)
     for stem, table in tables:
-        path = out / f"gsea_report_for_{stem}.tsv"
+        path = out / f"gsea_report_for_{stem}_{stamp}.tsv"
         _write_tsv(table, path)
         written.append(path)
     ranking = result.ranking
     ranked = pd.DataFrame({"NAME": list(ranking.index), "TITLE": "", "GENE SYMBOL": "",
                            "GENE_TITLE": "", "SCORE": ranking.to_numpy(dtype=float)})
-    path = out / f"ranked_gene_list_{a}_versus_{b}.tsv"
+    path = out / f"ranked_gene_list_{a}_versus_{b}_{stamp}.tsv"
     _write_tsv(ranked, path)
     written.append(path)
     names = list(ranking.index)
@@ -121,7 +149,10 @@ def write_broad_folder(result, directory, *, label: str = "oclstat_analysis",
                    encoding="utf-8")
     written.append(rnk)
     written.append(_edb(result, tables, names, rnk.name, out / "edb" / "results.edb"))
-    written.append(_rpt(result, label, out, parameters))
+    inputs = {}
+    if "ES" not in result.table.columns:           # phenotype GSEA: its dataset and CLS
+        inputs = _phenotype_inputs(result, label, out, expression_file, written)
+    written.append(_rpt(result, label, out, parameters, stamp, inputs))
     written.extend(_leading_edge(result, tables, details, out))
     return written
 
@@ -167,24 +198,54 @@ def _edb(result, tables, names, rnk_name: str, path: Path) -> Path:
     return path
 
 
-def _rpt(result, label: str, out: Path, parameters) -> Path:
+def _phenotype_inputs(result, label: str, out: Path, expression_file, written: list) -> dict:
+    """The .rpt's ``res`` (the dataset) and ``cls`` (``<CLS path>#<A>_versus_<B>``, or
+    ``#<profile>``) of a phenotype run, writing the CLS into edb/ and, when no dataset file is
+    given, the result's expression as ``<label>.gct``."""
+    from .._readers.gsea_files import write_gct
+
+    inputs = {}
+    if expression_file is not None:
+        inputs["res"] = str(Path(expression_file).resolve())
+    elif getattr(result, "expression", None) is not None:
+        gct = out / f"{safe_name(label)}.gct"
+        write_gct(result.expression, gct)
+        written.append(gct)
+        inputs["res"] = str(gct.resolve())
+    labels = getattr(result, "sample_labels", None)
+    cls = out / "edb" / f"{safe_name(label)}.cls"
+    if labels is not None:
+        if result.profile is not None:
+            text = f"#numeric\n#{result.profile}\n" + " ".join(repr(v) for v in labels) + "\n"
+        else:
+            text = (f"{len(labels)} 2 1\n# {result.classes[0]} {result.classes[1]}\n"
+                    + " ".join(map(str, labels)) + "\n")
+        cls.write_text(text, encoding="utf-8")
+        written.append(cls)
+    what = (result.profile if result.profile is not None
+            else f"{result.classes[0]}_versus_{result.classes[1]}")
+    inputs["cls"] = f"{cls.resolve() if labels is not None else ''}#{what}"
+    return inputs
+
+
+def _rpt(result, label: str, out: Path, parameters, stamp: str, inputs: dict) -> Path:
     preranked = "ES" in result.table.columns
-    params = {"rpt_label": label, "out": str(out.resolve()),
+    params = {"rpt_label": label, "out": str(out.resolve().parent),
               "nperm": result.n_resamples, "scoring_scheme":
               {0.0: "classic", 1.0: "weighted", 2.0: "weighted_p2"}.get(result.weight,
                                                                      f"weighted_p{result.weight}"),
               "gmx": str((out / "gene_sets.gmt").resolve()),
-              "rnk" if preranked else "res": str((out / "edb" / f"{safe_name(label)}.rnk")
-                                                 .resolve()),
               "permute": "gene_set" if preranked else result.permutation,
               "collapse": "false", "set_min": "", "set_max": "", "device": result.device,
               **{str(k).replace(" ", "_"): v for k, v in (parameters or {}).items()}}
-    if not preranked:
+    if preranked:
+        params["rnk"] = str((out / "edb" / f"{safe_name(label)}.rnk").resolve())
+    else:
         params["metric"] = result.metric
-        params["cls"] = (f"#{result.profile}" if result.profile is not None
-                         else f"{result.classes[0]}_versus_{result.classes[1]}")
-    lines = [f"producer_class\toclstat.{'gsea_prerank' if preranked else 'gsea'}",
-             f"producer_timestamp\t{int(datetime.datetime.now().timestamp() * 1000)}"]
+        params.update(inputs)
+        params.setdefault("res", str((out / "edb" / f"{safe_name(label)}.rnk").resolve()))
+    tool = "GseaPreranked" if preranked else "Gsea"
+    lines = [f"producer_class\toclstat.gsea.{tool}", f"producer_timestamp\t{stamp}"]
     lines += [f"param\t{k}\t{v}" for k, v in params.items() if v != ""]
     lines += [f"file\t{(out / 'index.html').resolve()}"]
     path = out / f"{safe_name(label)}.rpt"

@@ -55,6 +55,11 @@ class GseaResult:
     permutation: str = "phenotype"
     #: The continuous profile's name (None for two classes).
     profile: str | None = None
+    #: The expression the ranking came from (genes x the samples compared; not a copy), for
+    #: the dataset of Broad's report folder; None where not kept.
+    expression: pd.DataFrame | None = field(default=None, compare=False, repr=False)
+    #: Each compared sample's class (or profile value), for the folder's CLS file.
+    sample_labels: tuple | None = field(default=None, compare=False, repr=False)
 
     @property
     def fdr_threshold(self) -> float:

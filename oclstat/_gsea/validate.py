@@ -183,7 +183,9 @@ def _phenotype(phenotype, classes, n_samples, samples=None, *, metric=None,
         if arr.ndim != 1 or values is None:
             raise ValueError(f"phenotype: metric {metric!r} needs one number per sample, got "
                              f"{arr.dtype} of shape {arr.shape}")
-        return _profile_design(values, profile or "profile", n_samples), metric_name(metric)
+        named = getattr(phenotype, "name", None)       # a Series names its profile
+        name = profile or (str(named) if named is not None else "profile")
+        return _profile_design(values, name, n_samples), metric_name(metric)
     if profile is not None:
         raise ValueError("profile= is for continuous phenotypes")
     metric = metric_name(metric, continuous=False)

@@ -104,7 +104,8 @@ def run(args) -> int:
                           f"{expr.shape[1]} samples)",
             "phenotype": Path(args.cls).name, "gene sets": Path(args.gmt).name,
             "seed": args.seed, "min size": args.min_size, "max size": args.max_size,
-            "oclstat": __version__, "seconds": f"{elapsed:.2f}"})
+            "oclstat": __version__, "seconds": f"{elapsed:.2f}"},
+            expression_file=args.gct or args.expr)
         note(f"wrote the report to {index}")
     t = res.table
     if res.profile is not None:
