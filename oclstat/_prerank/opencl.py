@@ -169,11 +169,17 @@ def simple_counts(plan: Plan, positions: list[np.ndarray], es_obs: np.ndarray, *
                               count=count)[0]
 
 
-def _null_batches(plan: Plan, *, words, first: int, count: int):
+def _null_batches(plan: Plan, *, words, first: int, count: int, sizes=None):
     """The simple null of permutations ``first .. first + count - 1`` one batch at a time on
     the device: ``(first, buffer, count)``, the buffer holding ES[q, j, p] of permutation p's
-    random set of size ``plan.sizes[j]`` on ranking q (reused from batch to batch)."""
-    rt, sizes = plan.rt, plan.sizes
+    random set of size ``sizes[j]`` (default ``plan.sizes``; ascending, distinct, none larger
+    than the plan's) on ranking q (reused from batch to batch)."""
+    rt = plan.rt
+    if sizes is None:
+        sizes, sizes_buf = plan.sizes, plan.sizes_buf
+    else:
+        sizes = np.asarray(sizes, dtype=_U32)
+        sizes_buf = rt.to_device(sizes, writable=False)
     n_sizes, kmax, n_rank = sizes.size, int(sizes[-1]), plan.n_rank
     batch = min(plan.batch, count)
     members = rt.empty(batch * kmax * 4)
@@ -183,18 +189,21 @@ def _null_batches(plan: Plan, *, words, first: int, count: int):
         c = min(batch, first + count - f)
         states = rt.to_device(create_stream_states(words, c, first=f), writable=False)
         rt.launch(plan.kernel("null"), c, states, _U64(0), _U32(c), plan.wt, _U32(plan.n),
-                  _U32(n_rank), plan.sizes_buf, _U32(n_sizes), plan.score, members, totals,
+                  _U32(n_rank), sizes_buf, _U32(n_sizes), plan.score, members, totals,
                   es_buf)
         yield f, es_buf, c
 
 
-def null_tables(plan: Plan, *, words, first: int, count: int):
+def null_tables(plan: Plan, *, words, first: int, count: int, sizes=None):
     """The simple null one batch at a time on the host: ``(first, table)`` with table[p, q, j]
-    the ES of permutation p's random set of size ``plan.sizes[j]`` on ranking q."""
+    the ES of permutation p's random set of size ``sizes[j]`` (default ``plan.sizes``) on
+    ranking q."""
     batch = min(plan.batch, count)
-    raw = np.empty(batch * plan.n_rank * plan.sizes.size, dtype=plan.real)
-    for f, es_buf, c in _null_batches(plan, words=words, first=first, count=count):
-        part = raw[:c * plan.n_rank * plan.sizes.size].reshape(plan.n_rank, plan.sizes.size, c)
+    n_sizes = plan.sizes.size if sizes is None else len(sizes)
+    raw = np.empty(batch * plan.n_rank * n_sizes, dtype=plan.real)
+    for f, es_buf, c in _null_batches(plan, words=words, first=first, count=count,
+                                      sizes=sizes):
+        part = raw[:c * plan.n_rank * n_sizes].reshape(plan.n_rank, n_sizes, c)
         plan.rt.read(es_buf, part)
         yield f, part.transpose(2, 0, 1).copy()
 
