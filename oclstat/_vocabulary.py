@@ -289,13 +289,15 @@ def plain_values(message: str) -> str:
     return _NUMPY_SCALAR.sub(r"\1", message)
 
 
-def _cli_keyword(match) -> str:
+def _cli_keyword(match, flags=None) -> str:
     name, value = match.group(1), match.group(2)
-    flag = CLI_FLAGS.get(name)
+    flag = (flags or CLI_FLAGS).get(name)
     if flag is None or not flag.startswith("--"):
         return match.group(0)
     if value is None:
         return flag
+    if value == "None":
+        return f"{flag} (not given)"
     value = value.strip("'\"")
     if value.startswith(("np.", "numpy.")):
         value = value.split(".", 1)[1]
@@ -316,20 +318,28 @@ def _one_based(indices: str) -> str:
     return ", ".join(str(int(i) + 1) for i in indices.split(","))
 
 
-def python_to_cli(message: str) -> str:
+def python_to_cli(message: str, command: str | None = None) -> str:
     """An error message with Python argument names written as command-line flags: ``name=
-    value`` as ``--name value`` (True/False as yes/no where the flag takes them), bare names
-    with an underscore as their flags, numpy scalars as plain numbers, and an element of a
-    repeatable option counted from 1 (``params[0]`` is the first ``--param``)."""
+    value`` as ``--name value`` (True/False as yes/no where the flag takes them, None as "not
+    given"), bare names with an underscore as their flags, numpy scalars as plain numbers,
+    and an element of a repeatable option counted from 1 (``params[0]`` is the first
+    ``--param``); ``command``'s own spellings (``classes=`` is ``--classes`` in ``oclstat
+    gsea``) first."""
+    flags = dict(CLI_FLAGS)
+    for entry in ENTRIES.values():
+        if command is not None and entry.cli == command:
+            flags.update({k: v for k, v in entry.cli_names.items()
+                          if isinstance(v, str) and v.startswith("--")})
+
     def element(match):
-        flag = CLI_FLAGS.get(match.group(1))
+        flag = flags.get(match.group(1))
         if flag is None or not flag.startswith("--") or "," in match.group(2):
             return match.group(0)
         return f"{flag} #{int(match.group(2)) + 1}"
 
     message = _INDEX.sub(element, plain_values(message))
-    message = _KEYWORD.sub(_cli_keyword, message)
-    names = {k: v for k, v in CLI_FLAGS.items() if v.startswith("--") and "_" in k}
+    message = _KEYWORD.sub(lambda m: _cli_keyword(m, flags), message)
+    names = {k: v for k, v in flags.items() if v.startswith("--") and "_" in k}
     return _replace(message, names)
 
 

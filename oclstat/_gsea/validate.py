@@ -227,8 +227,7 @@ def _phenotype(phenotype, classes, n_samples, samples=None, *, metric=None,
             ph = ph.versus(*chosen)
     elif len(ph.classes) != 2:
         raise ValueError(f"phenotype has {len(ph.classes)} classes {list(ph.classes)}; choose "
-                         "two with classes='A_versus_B' or 'A_versus_REST' (command line: "
-                         "file.cls#A_versus_B)")
+                         "two with classes='A_versus_B' or classes='A_versus_REST'")
     if len(ph.labels) != n_samples:
         raise ValueError(
             f"phenotype has {len(ph.labels)} labels but expression has {n_samples} samples"

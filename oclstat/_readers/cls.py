@@ -172,8 +172,7 @@ class ContinuousPhenotype:
         if name is None:
             if len(self.profiles) != 1:
                 raise ValueError(f"the phenotype has {len(self.profiles)} profiles "
-                                 f"{self.names[:5]}; choose one with profile= (command line: "
-                                 "file.cls#NAME)")
+                                 f"{self.names[:5]}; choose one with profile=NAME")
             name = self.names[0]
         if name not in self.profiles:
             raise ValueError(f"profile {name!r} is not one of {self.names[:10]}")

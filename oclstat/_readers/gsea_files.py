@@ -68,9 +68,9 @@ def _frame(names, descriptions, samples, rows, where: str, info: ReadInfo,
             if duplicates == "error":
                 raise ValueError(
                     f"{where}: gene name {g!r} appears twice (data rows {seen[g] + 1} and "
-                    f"{i + 1}); collapse the rows to genes with a collapse mode (Python: "
-                    "collapse_mode=, command line: --mode) and, if they are probes, a CHIP file "
-                    "(chip=, --chip): Broad's Collapse Dataset")
+                    f"{i + 1}); collapse the rows to genes with a collapse mode "
+                    "(collapse_mode=) and, if they are probes, a CHIP file (chip=): Broad's "
+                    "Collapse Dataset")
             repeated += 1
             continue
         seen[g] = i

@@ -91,6 +91,8 @@ def gene_sets(sets, genes, min_size, max_size):
             names.append(str(name))
             out.append(idx)
     if not out:
-        raise ValueError(f"no gene set has between min_size={min_size} and max_size="
-                         f"{max_size} genes of the data (first genes: {list(genes)[:3]})")
+        sizes = (f"between min_size={min_size} and max_size={max_size}" if max_size is not None
+                 else f"at least min_size={min_size}")
+        raise ValueError(f"no gene set has {sizes} genes of the data (first genes: "
+                         f"{list(genes)[:3]})")
     return names, out, len(sets) - len(out)

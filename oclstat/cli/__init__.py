@@ -30,7 +30,12 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
+import shutil
+import stat
 import sys
+import tempfile
+import warnings
+from pathlib import Path
 
 from .. import __version__
 from .._progress import silenced
@@ -97,6 +102,35 @@ def check_outputs(args) -> None:
         _pyplot(wanted[0])
 
 
+def _read_pipes_once(args, folder: Path) -> None:
+    """Inputs that are pipes or devices (``<(cmd)``, ``/dev/stdin``) copied once into regular
+    files in ``folder``: readers look at a file more than once (its first lines, then all of
+    it), which a pipe cannot give twice ("lseek failed", or an empty second read)."""
+    module = args.command_module
+    outputs = {attr for attr, *_ in module.OUTPUTS} | {attr for attr, _ in
+                                                      getattr(module, "FOLDERS", ())}
+    for attr, value in vars(args).items():
+        if attr in outputs or not isinstance(value, str) or value in ("-", os.devnull):
+            continue
+        try:
+            mode = os.stat(value).st_mode
+        except (OSError, ValueError):
+            continue
+        if stat.S_ISFIFO(mode) or stat.S_ISCHR(mode):
+            copy = folder / f"{attr}-{Path(value).name}"
+            with open(value, "rb") as src, open(copy, "wb") as dst:
+                shutil.copyfileobj(src, dst)
+            setattr(args, attr, str(copy))
+
+
+def _show_warning(command: str):
+    """Warnings on one line in the command's words, no source path."""
+    def show(message, category, filename, lineno, file=None, line=None):
+        text = python_to_cli(" ".join(str(message).split()), command)
+        print(f"oclstat {command}: warning: {text}", file=sys.stderr)
+    return show
+
+
 def _quiet_stdout() -> None:
     """After a closed pipe: send what Python still has to write to /dev/null, so that the
     interpreter's exit does not complain (as coreutils end on SIGPIPE, without a word)."""
@@ -117,9 +151,12 @@ def main(argv=None) -> int:
     if any(a == "--perms" or a.startswith("--perms=") for a in given):
         print("oclstat gsea: --perms is now --resamples (the old name goes in the next "
               "release)", file=sys.stderr)
+    warnings.showwarning = _show_warning(args.command)
     try:
         check_outputs(args)
-        with silenced() if args.quiet else contextlib.nullcontext():
+        with tempfile.TemporaryDirectory(prefix="oclstat-") as folder, \
+                silenced() if args.quiet else contextlib.nullcontext():
+            _read_pipes_once(args, Path(folder))
             return args.func(args)
     except BrokenPipeError:
         _quiet_stdout()
@@ -129,7 +166,8 @@ def main(argv=None) -> int:
         return 130
     except (ValueError, TypeError, KeyError, NoDeviceError, FileNotFoundError, OSError,
             MemoryError, ImportError) as exc:
-        print(f"oclstat {args.command}: error: {python_to_cli(_plain(exc))}", file=sys.stderr)
+        print(f"oclstat {args.command}: error: {python_to_cli(_plain(exc), args.command)}",
+              file=sys.stderr)
         return 2
 
 

@@ -36,7 +36,7 @@ def _h5ad(path: str):
     try:
         import anndata
     except ImportError:
-        raise SystemExit(f"reading {path} needs anndata: pip install 'oclstat[singlecell]'") \
+        raise ValueError(f"reading {path} needs anndata: pip install 'oclstat[singlecell]'") \
             from None
     return anndata.read_h5ad(path)
 
@@ -52,7 +52,8 @@ def read_scores_input(args):
             f"{', layer ' + args.layer if args.layer else ', .X'}); " + \
             read_line(sets.input).removeprefix("read: ")
     if args.layer is not None:
-        raise SystemExit("--layer is for .h5ad input")
+        raise ValueError(f"--layer {args.layer}: layers are in AnnData (.h5ad) files, and "
+                         f"{path} is a table")
     with open(path, "rb") as fh:
         head = fh.read(4096)
     gzipped = head[:2] == b"\x1f\x8b"
@@ -109,13 +110,13 @@ def read_matrix(path: str, gzipped: bool):
     head = "".join(lines)
     tokens = tokenize(io.StringIO(head))
     if not tokens.rows:
-        raise SystemExit(f"{path}: empty expression table")
+        raise ValueError(f"{path}: empty expression table")
     header = tokens.rows[0].texts()
     short = len(tokens.rows) > 1 and len(header) < len(tokens.rows[1])  # R: no corner cell
     samples = header if short else header[1:]
     repeated = sorted({name for name in samples if samples.count(name) > 1})
     if repeated:                          # pandas would rename one ("s1.1"), pyarrow keep both
-        raise SystemExit(f"{path}: sample name {repeated[0]!r} appears more than once in the "
+        raise ValueError(f"{path}: sample name {repeated[0]!r} appears more than once in the "
                          "header")
     plain = (tokens.delimiter is not None and len(tokens.delimiter) == 1
              and not tokens.decimal_comma and not tokens.trailing_delimiter)
@@ -134,7 +135,7 @@ def read_matrix(path: str, gzipped: bool):
         frame = frame.iloc[:, :-1]
     bad = [c for c in frame.columns if not pd.api.types.is_numeric_dtype(frame[c])]
     if bad:
-        raise SystemExit(f"{path}: column {bad[0]!r} is not numeric (expected gene names in "
+        raise ValueError(f"{path}: column {bad[0]!r} is not numeric (expected gene names in "
                          "the first column and one numeric column per sample)")
     frame.index = frame.index.astype(str)
     what = (f"{path}: {frame.shape[0]:,} x {frame.shape[1]:,} expression table "
@@ -180,7 +181,7 @@ def _read_arrow(path: str, delimiter: str, gzipped: bool, names=None):
         elif pa.types.is_integer(kind) or pa.types.is_floating(kind):
             values[:, j] = column.to_numpy()
         else:
-            raise SystemExit(f"{path}: column {name!r} is not numeric (expected gene names in "
+            raise ValueError(f"{path}: column {name!r} is not numeric (expected gene names in "
                              "the first column and one numeric column per sample)")
     index = pd.Index(table.column(0).to_pylist(), name=first or None)  # "" corner: no name
     return pd.DataFrame(values, index=index, columns=table.column_names[1:])

@@ -6,6 +6,7 @@ from __future__ import annotations
 import sys
 
 from .._runtime import NoDeviceError, cpu_defaults, cpu_model, devices, get_runtime
+from .._vocabulary import python_to_cli
 from ._common import device_of
 
 NAME = "devices"
@@ -39,7 +40,8 @@ def run(args) -> int:
         parts = [f"{', '.join(w)}: {impl}" for impl, w in by.items() if impl != rest]
         print("CPU implementation per workload (the order measured in benchmarks/RESULTS.md, "
               "among the usable ones): " + "; ".join([*parts, f"everything else: {rest}"]))
-    if problem is not None:
-        print(f"oclstat: {problem}", file=sys.stderr)
+    if problem is not None:                 # the devices are listed above: the first line
+        print(f"oclstat devices: error: {python_to_cli(problem.splitlines()[0], NAME)}",
+              file=sys.stderr)
         return 2
     return 0

@@ -44,6 +44,31 @@ def add_arguments(p) -> None:
     scheduler_flag(p, "chunks of parameter sets")
 
 
+def _check_size(args, n_params: int) -> None:
+    """Refuse, before any work, an --out that is not .npy and a grid whose fields or Matérn
+    covariance (points^2 per parameter set, factorised whole) cannot fit in memory."""
+    from .._validation import check_host_memory
+    from ._outputs import _special, standard_stream
+
+    if not (standard_stream(args.out) is not None or _special(args.out)
+            or str(args.out).endswith(".npy")):
+        raise ValueError(f"--out {args.out}: the fields are written as NumPy .npy (an array of "
+                         "parameter sets x fields x ny x nx); give a name ending in .npy")
+    for name in ("nx", "ny", "n_sim"):
+        if getattr(args, name) < 1:
+            raise ValueError(f"--{name.replace('_', '-')} must be at least 1, got "
+                             f"{getattr(args, name)}")
+    points = args.nx * args.ny
+    item = np.dtype(args.dtype).itemsize
+    check_host_memory(points * points * item, f"a {args.nx:,} x {args.ny:,} grid's Matérn "
+                      f"covariance ({points:,} points, {points:,}^2 entries)",
+                      "simulate a coarser grid (fields are exact: the covariance of every pair "
+                      "of points is factorised)")
+    check_host_memory(n_params * args.n_sim * points * item,
+                      f"{n_params} x {args.n_sim} fields on a {args.nx:,} x {args.ny:,} grid",
+                      "ask for fewer fields or a coarser grid")
+
+
 def run(args) -> int:
     from .._fields import fields_on_grid, grid_coords, simulate_fields
 
@@ -52,6 +77,7 @@ def run(args) -> int:
 
         _pyplot("--png")
     params = args.param or [[0.3, 1.5, 1.0, 0.0, 1.0, 0.0]]
+    _check_size(args, len(params))
     coords = grid_coords(args.nx, args.ny, xlim=tuple(args.xlim), ylim=tuple(args.ylim))
     device = device_of(args, several=True)
     client = scheduler_client(args.scheduler)

@@ -113,8 +113,11 @@ def run(args) -> int:
     else:
         a, b = pheno.counts
         design = f"{pheno.classes[0]} {a} vs {pheno.classes[1]} {b}, metric {res.metric}"
+    compared = res.expression.shape[1] if res.expression is not None else expr.shape[1]
+    samples = (f"{compared} of {expr.shape[1]} samples" if compared != expr.shape[1]
+               else f"{expr.shape[1]} samples")
     note(read_line(info),
-         f"{expr.shape[0]} genes x {expr.shape[1]} samples ({design}), {len(t)} sets "
+         f"{expr.shape[0]} genes x {samples} ({design}), {len(t)} sets "
          f"({res.n_filtered} outside {args.min_size}..{args.max_size}), {args.resamples} "
          f"{res.permutation.replace('_', '-')} permutations: "
          f"{int((t['fdr'] < cut).sum())} with FDR < {cut:g}; {res.device}, {elapsed:.2f} s")

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import time
 
+import numpy as np
+
 from .._readers import combined, read_groups, read_table
 from ._common import (
     device_label,
@@ -46,9 +48,24 @@ def add_arguments(p) -> None:
     scheduler_flag(p, "chunks of features")
 
 
+def complete(table, path: str) -> None:
+    """Refuse a table with a missing or infinite value, naming its feature and sample as the
+    file writes them (or their row and column, counted from 1)."""
+    bad = np.argwhere(~np.isfinite(table.values))
+    if bad.size:
+        i, j = (int(v) for v in bad[0])
+        feature = repr(table.row_names[i]) if table.row_names else f"on data row {i + 1}"
+        sample = repr(table.col_names[j]) if table.col_names else f"in column {j + 1}"
+        raise ValueError(f"{path}: feature {feature}, sample {sample} is missing or not "
+                         f"finite ({len(bad)} such values); the exact test needs every value: "
+                         "remove those features or impute them")
+
+
 def aligned_groups(a, b, pa: str, pb: str):
     """The rows of two feature tables paired by their names when both name them, else by
     position (the same number of rows); names that repeat or differ are an error."""
+    complete(a, pa)
+    complete(b, pb)
     if a.row_names is None or b.row_names is None:
         if a.shape[0] != b.shape[0]:
             raise ValueError(f"{pa} has {a.shape[0]} features (rows) and {pb} has "
@@ -83,6 +100,7 @@ def _inputs(args):
             raise ValueError("--data needs --groups (one label per sample, or a CLS file)")
         table = read_table(args.data, header=args.header, row_names=args.row_names,
                            what="features x samples table")
+        complete(table, args.data)
         labels, classes, ginfo = read_groups(args.groups, table.col_names, table.shape[1])
         values = pd.DataFrame(table.values, index=table.row_names, columns=table.col_names)
         names = table.row_names or [f"feature{i + 1}" for i in range(table.shape[0])]

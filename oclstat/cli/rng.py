@@ -7,7 +7,7 @@ from pathlib import Path
 import numpy as np
 
 from ._common import device_of, float_count, note
-from ._outputs import output, standard_stream
+from ._outputs import _special, output, standard_stream
 
 NAME = "rng"
 HELP = "draw random numbers from MRG31k3p streams to a file"
@@ -36,8 +36,9 @@ def add_arguments(p) -> None:
 
 
 def binary_out(path) -> bool:
-    """Whether --out is written as .npy (else as text, one value or row per line)."""
-    if standard_stream(path) is not None:
+    """Whether --out is written as .npy (else as text, one value or row per line): by its
+    suffix; a standard stream, device or pipe (/dev/full, <(cmd)) takes text."""
+    if standard_stream(path) is not None or _special(str(path)):
         return False
     suffix = Path(path).suffix
     if suffix == ".npy":
