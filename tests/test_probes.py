@@ -141,8 +141,12 @@ def test_gct_with_repeated_names_names_the_collapse_options(tmp_path):
     frame.index = [chip.get(p, p) for p in frame.index]
     path = tmp_path / "dup.gct"
     write_gct(frame, path)
-    with pytest.raises(ValueError, match="appears twice .* collapse_mode=.* --mode.* --chip"):
+    with pytest.raises(ValueError, match="appears twice .*collapse_mode=.*chip=") as info:
         read_gct(path)
+    from oclstat._vocabulary import python_to_cli  # the command line's words for them
+
+    assert "--mode) and" in python_to_cli(str(info.value), "gsea")
+    assert "(--chip)" in python_to_cli(str(info.value), "gsea")
     kept = read_gct(path, duplicates="keep")
     assert kept.shape == frame.shape
     assert "rows repeat an earlier row's name" in kept.attrs["input"].summary()

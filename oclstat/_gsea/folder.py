@@ -35,6 +35,7 @@ from xml.sax.saxutils import quoteattr
 import numpy as np
 import pandas as pd
 
+from .._readers.gsea_files import write_gct
 from .broad import broad_table, prerank_broad_table
 
 __all__ = ["write_broad_folder"]
@@ -202,8 +203,6 @@ def _phenotype_inputs(result, label: str, out: Path, expression_file, written: l
     """The .rpt's ``res`` (the dataset) and ``cls`` (``<CLS path>#<A>_versus_<B>``, or
     ``#<profile>``) of a phenotype run, writing the CLS into edb/ and, when no dataset file is
     given, the result's expression as ``<label>.gct``."""
-    from .._readers.gsea_files import write_gct
-
     inputs = {}
     if expression_file is not None:
         inputs["res"] = str(Path(expression_file).resolve())

@@ -5,6 +5,27 @@ from __future__ import annotations
 import numpy as np
 
 
+def _split_sums(table: np.ndarray, idx: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per row r, the sums of table[r, :idx[r] + 1] and of table[r, idx[r] + 1:], in one pass
+    (np.add.reduceat over the rows laid end to end).
+
+    >>> _split_sums(np.array([[1.0, 2, 3], [4, 5, 6]]), np.array([0, 2]))
+    (array([ 1., 15.]), array([5., 0.]))
+    """
+    table = np.ascontiguousarray(table)
+    n_rows, width = table.shape
+    starts = np.arange(n_rows, dtype=np.int64) * width
+    cuts = starts + np.asarray(idx, dtype=np.int64) + 1
+    full = cuts == starts + width                   # nothing after the cut: an empty sum
+    marks = np.empty(2 * n_rows, dtype=np.int64)
+    marks[0::2] = starts
+    marks[1::2] = np.where(full, starts, cuts)      # reduceat needs increasing indices
+    sums = np.add.reduceat(table.ravel(), marks)
+    left = np.where(full, sums[1::2], sums[0::2])
+    right = np.where(full, 0.0, sums[1::2])
+    return left, right
+
+
 def _tail_pvalues(probs, sorted_scores, scores, m, n, alternative, mid_p, two_sided="double"):
     """(statistic index base, the null of x's sum, p-values) of a batch of features.
 
@@ -28,9 +49,10 @@ def _tail_pvalues(probs, sorted_scores, scores, m, n, alternative, mid_p, two_si
     idx = x_scores - base
     rows = np.arange(len(scores))
     p_eq = null_x[rows, idx]
-    # each tail summed from its own end, so small tail probabilities keep their precision
-    p_le = np.cumsum(null_x, axis=1)[rows, idx]                     # P(T <= t)
-    p_ge = np.cumsum(null_x[:, ::-1], axis=1)[:, ::-1][rows, idx]   # P(T >= t)
+    # each tail a sum of its own terms (never 1 minus the other), so small tail probabilities
+    # keep their precision: one pass over the table, no cumulative copies of it
+    p_le, p_gt = _split_sums(null_x, idx)
+    p_ge = p_gt + p_eq                                               # P(T >= t)
     if mid_p:
         p_ge = p_ge - 0.5 * p_eq
         p_le = p_le - 0.5 * p_eq
