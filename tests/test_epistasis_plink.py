@@ -623,23 +623,30 @@ def _plink_run(*args, cwd):
                           cwd=cwd)
 
 
-def test_pheno_matches_samples_by_family_and_individual_id_as_plink(tmp_path):
-    """IIDs repeated across families: PLINK 1.9 gives each sample the phenotype of its own
-    FID and IID, and so does oclstat (the same pairs and statistics of --fast-epistasis)."""
+def _same_fast_hits(tmp_path, source: list, side: list, epi1: str, at_least: int) -> None:
+    """plink1.9 --fast-epistasis and oclstat's --test fast on the same files (``source``: the
+    genotype flag and name, ``side``: the side-file flags, relative to tmp_path): the same
+    pairs, in the same order, with PLINK's printed statistics."""
     from oclstat.cli import main
 
-    _families(tmp_path)
-    done = _plink_run("--bfile", "fam", "--pheno", "fam.pheno", "--fast-epistasis", "--epi1",
-                      "0.05", "--out", "plink", cwd=tmp_path)
+    done = _plink_run(*source, *side, "--fast-epistasis", "--epi1", epi1, "--out", "plink",
+                      cwd=tmp_path)
     assert done.returncode == 0, done.stdout[-2000:]
-    assert main(["epistasis", "--bfile", str(tmp_path / "fam"), "--pheno",
-                 str(tmp_path / "fam.pheno"), "--test", "fast", "--epi1", "0.05", "--out",
-                 str(tmp_path / "ours")]) == 0
+    ours_side = [str(tmp_path / a) if not a.startswith("--") else a for a in side]
+    assert main(["epistasis", source[0], str(tmp_path / source[1]), *ours_side, "--test",
+                 "fast", "--epi1", epi1, "--out", str(tmp_path / "ours")]) == 0
     theirs, ours = _hits(tmp_path / "plink.epi.cc"), _hits(tmp_path / "ours.epi.cc")
-    assert len(theirs) > 5
+    assert len(theirs) > at_least
     assert list(zip(ours.SNP1, ours.SNP2, strict=True)) == \
         list(zip(theirs.SNP1, theirs.SNP2, strict=True))
     np.testing.assert_array_equal(ours["STAT"], theirs["STAT"].astype(float))
+
+
+def test_pheno_matches_samples_by_family_and_individual_id_as_plink(tmp_path):
+    """IIDs repeated across families: PLINK 1.9 gives each sample the phenotype of its own
+    FID and IID, and so does oclstat (the same pairs and statistics of --fast-epistasis)."""
+    _families(tmp_path)
+    _same_fast_hits(tmp_path, ["--bfile", "fam"], ["--pheno", "fam.pheno"], "0.05", 5)
 
 
 def test_a_pheno_file_matching_no_sample_is_an_error(tmp_path, capsys):
@@ -692,23 +699,11 @@ def test_a_quantitative_trait_in_the_fam_is_read_as_plink_reads_it(tmp_path):
 def test_a_vcf_written_by_plink_matches_its_pheno_file_as_plink(tmp_path):
     """plink --recode vcf names samples FID_IID; PLINK 1.9 reading it back splits them on '_'
     and matches a FID IID pheno file: so does oclstat, with the same hits."""
-    from oclstat.cli import main
-
     _families(tmp_path, n=300)
     done = _plink_run("--bfile", "fam", "--recode", "vcf", "--out", "v", cwd=tmp_path)
     assert done.returncode == 0, done.stdout[-2000:]
     assert "fam0_1" in (tmp_path / "v.vcf").read_text()
-    done = _plink_run("--vcf", "v.vcf", "--pheno", "fam.pheno", "--fast-epistasis", "--epi1",
-                      "0.05", "--out", "plink", cwd=tmp_path)
-    assert done.returncode == 0, done.stdout[-2000:]
-    assert main(["epistasis", "--vcf", str(tmp_path / "v.vcf"), "--pheno",
-                 str(tmp_path / "fam.pheno"), "--test", "fast", "--epi1", "0.05", "--out",
-                 str(tmp_path / "ours")]) == 0
-    theirs, ours = _hits(tmp_path / "plink.epi.cc"), _hits(tmp_path / "ours.epi.cc")
-    assert len(theirs) > 3
-    assert list(zip(ours.SNP1, ours.SNP2, strict=True)) == \
-        list(zip(theirs.SNP1, theirs.SNP2, strict=True))
-    np.testing.assert_array_equal(ours["STAT"], theirs["STAT"].astype(float))
+    _same_fast_hits(tmp_path, ["--vcf", "v.vcf"], ["--pheno", "fam.pheno"], "0.05", 3)
 
 
 @pytest.mark.parametrize("flags", [(), ("--double-id",), ("--const-fid",), ("--const-fid", "7"),
@@ -744,23 +739,13 @@ def test_vcf_sample_ids_are_split_as_plink_splits_them(tmp_path, flags, names):
 def test_keep_and_remove_lists_name_family_and_individual_as_plink(tmp_path):
     """--keep / --remove lines are FID IID: with IIDs repeated across families, PLINK 1.9
     keeps exactly the listed pairs, and so does oclstat (the same hits)."""
-    from oclstat.cli import main
-
     _families(tmp_path, n=400)
     (tmp_path / "keep").write_text("".join(f"fam0 {k}\n" for k in range(1, 201)) +
                                    "".join(f"fam1 {k}\n" for k in range(1, 120)))
     (tmp_path / "remove").write_text("fam0 3\nfam1 5\n")
-    common = ["--keep", "keep", "--remove", "remove", "--pheno", "fam.pheno"]
-    done = _plink_run("--bfile", "fam", *common, "--fast-epistasis", "--epi1", "0.1",
-                      "--out", "plink", cwd=tmp_path)
-    assert done.returncode == 0 and "317 people" in done.stdout, done.stdout[-2000:]
-    assert main(["epistasis", "--bfile", str(tmp_path / "fam"),
-                 *[str(tmp_path / a) if a in ("keep", "remove", "fam.pheno") else a
-                   for a in common],
-                 "--test", "fast", "--epi1", "0.1", "--out", str(tmp_path / "ours")]) == 0
-    theirs, ours = _hits(tmp_path / "plink.epi.cc"), _hits(tmp_path / "ours.epi.cc")
-    assert len(theirs) > 3
-    np.testing.assert_array_equal(ours["STAT"], theirs["STAT"].astype(float))
+    side = ["--keep", "keep", "--remove", "remove", "--pheno", "fam.pheno"]
+    _same_fast_hits(tmp_path, ["--bfile", "fam"], side, "0.1", 3)
+    assert "317 people" in (tmp_path / "plink.log").read_text()
 
 
 def test_without_family_ids_an_iid_two_families_share_is_refused(tmp_path):
