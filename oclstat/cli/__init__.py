@@ -151,6 +151,7 @@ def main(argv=None) -> int:
     if any(a == "--perms" or a.startswith("--perms=") for a in given):
         print("oclstat gsea: --perms is now --resamples (the old name goes in the next "
               "release)", file=sys.stderr)
+    shown = warnings.showwarning
     warnings.showwarning = _show_warning(args.command)
     try:
         check_outputs(args)
@@ -169,6 +170,8 @@ def main(argv=None) -> int:
         print(f"oclstat {args.command}: error: {python_to_cli(_plain(exc), args.command)}",
               file=sys.stderr)
         return 2
+    finally:                  # main() also runs inside Python (tests, notebooks): put it back
+        warnings.showwarning = shown
 
 
 def _plain(exc: BaseException) -> str:
