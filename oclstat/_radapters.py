@@ -325,7 +325,9 @@ def fgsea_gpu(pathways, stats, minSize=1, maxSize=None, gseaParam=1.0, eps=1e-50
                    "log2err": t["log2err"].to_numpy(dtype=float),
                    "ES": t["ES"].to_numpy(dtype=float), "NES": t["NES"].to_numpy(dtype=float),
                    "size": t["size"].to_numpy(dtype=np.int32),
-                   "leadingEdge": [Characters(g) for g in t["leadingEdge"]]}, "data.frame")
+                   "leadingEdge": [Characters(g) for g in t["leadingEdge"]],
+                   "nMoreExtreme": t["nMoreExtreme"].to_numpy(dtype=np.float64)},
+                  "data.frame")
 
 
 @_r_function("collapsePathways", "collapse_pathways",
@@ -550,19 +552,23 @@ def likfit_lgm_gpu(coords, y, coordinates=None, params=None, boxcox=1.0,  # noqa
 @_r_function("qqnormGpu", "random.qqnorm",
              renamed={"lower.tail": "lower_tail", "plot.it": "plot_it"})
 def qqnorm_gpu(y, ylim=None, mu=0.0, sigma=1.0, lower_tail=True, main=None, xlab=None,
-               ylab=None, plot_it=True, Nglobal=None, Nlocal=None, verbose=False, *,  # noqa: N803
-               device=None):
+               ylab=None, plot_it=True, Nglobal=None, Nlocal=None, type="double",  # noqa: N803, A002
+               verbose=False, *, device=None):
     """The coordinates qnorm(ppoints(n), mu, sigma, lower.tail) in the ranks of y (R draws
-    the plot; the graphical arguments are R's alone)."""
+    the plot; the graphical arguments are R's alone); ``type`` "float" gives them in single
+    precision, as clrng's float kernel."""
     from ._special import qqnorm
 
     x, yy = qqnorm(y, device=device)
     x = float(mu) + float(sigma) * (x if bool(lower_tail) else -x)
+    if _dtype(type) == "float32":
+        x = x.astype(np.float32).astype(np.float64)
     return RValue({"x": x, "y": yy})
 
 
 @_r_function("logfactSum", "special.logfact_sum")
-def logfact_sum(x, *, device=None):
+def logfact_sum(x, Nglobal=None, *, device=None):  # noqa: N803
+    """``Nglobal`` (clrng's work sizes) is accepted: the device chooses its own."""
     from ._special import logfact_sum as run
 
     return run(np.asarray(x), device=device)
@@ -633,11 +639,10 @@ def list_devices(*, device=None):
 
 @_r_function("setDevice", "get_runtime")
 def set_device(device=None):
-    """The index and label of ``device`` (the bridge keeps the index); None for the default."""
+    """The index and label of ``device`` (the bridge keeps the index); of the default device
+    for None."""
     from ._runtime import get_runtime
 
-    if device is None:
-        return None
     if isinstance(device, float) and device.is_integer():
         device = int(device)
     info = get_runtime(device).info

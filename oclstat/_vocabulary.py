@@ -234,8 +234,8 @@ ENTRIES: dict[str, Entry] = {
         cli_only=(*_FILES, "--png", "--profile-png", "--map-size")),
     "random.qqnorm": Entry(r="qqnormGpu", r_only=(
         "ylim", "mu", "sigma", "lower.tail", "main", "xlab", "ylab", "plot.it", "Nglobal",
-        "Nlocal", "verbose")),
-    "special.logfact_sum": Entry(r="logfactSum"),
+        "Nlocal", "type", "verbose")),
+    "special.logfact_sum": Entry(r="logfactSum", r_only=("Nglobal",)),
     "special.kv": Entry(),
     "special.log_kv": Entry(),
     "ldl_batch": Entry(r="cholBatch", r_names={"a": "A"}),

@@ -328,6 +328,32 @@ def test_error_estimates_follow_fgseas_formulas():
         math.sqrt(math.pi**2 / 6 - 0.000999500166666633) / math.log(2), rel=1e-12)
 
 
+def _one_gene_pvalue(n: int, i: int) -> float:
+    """The exact multilevel target of a one-gene set at ranking position i (0-based) of n,
+    by enumerating every one-gene random set: P(ES >= ES_i | ES >= 0) with fgsea's ES of one
+    gene (top 1 - j / (n - 1), bottom -j / (n - 1), 0 when equal)."""
+    j = np.arange(n)
+    top, bottom = 1.0 - j / (n - 1), -j / (n - 1)
+    es = np.where(top > -bottom, top, np.where(top < -bottom, bottom, 0.0))
+    return float(np.sum((es >= es[i]) & (es >= 0)) / np.sum(es >= 0))
+
+
+def test_multilevel_moves_sets_of_one_gene_past_their_ties(rt):
+    """Sets of one gene have few distinct ES, so with 5 chains a level's median can stay put
+    when the chains barely move; the level is then moved again (more moves) before the group
+    stops. The p-values must reach the exact ones (brute-force enumeration) with a finite
+    log2err, where stopping at the first stalled level gave p 100x too large and NaN."""
+    stat = random_ranking(3000, seed=21).sort_values(ascending=False)
+    for i in (1, 4, 29):
+        exact = _one_gene_pvalue(3000, i)
+        for seed in (1, 2, 3):
+            row = oclstat.gsea_prerank(stat, {"one": [stat.index[i]]}, min_size=1, eps=0,
+                                       sample_size=5, seed=seed, device=rt).table.loc["one"]
+            assert np.isfinite(row["log2err"]), (i, seed)
+            assert abs(math.log2(row["pval"] / exact)) <= 3 * row["log2err"] + 1, \
+                (i, seed, row["pval"], exact)
+
+
 # ------------------------------------------------------------------ one answer
 
 def test_same_seed_same_table_for_any_split(rt):

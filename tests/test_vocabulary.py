@@ -23,7 +23,16 @@ import rdoc  # noqa: E402
 
 #: Exported R functions that are about the R package itself, not oclstat's functions.
 R_PACKAGE_ONLY = {"install_oclstat", "oclstat_available", "setBaseCreator", "createStreamsCpu",
-                  "createStreamsGpu", "plotEnrichment", "plotGseaTable"}
+                  "createStreamsGpu", "plotEnrichment", "plotGseaTable",
+                  # fgsea's own names (rbridge/R/fgsea.R), over the fgseaGpu adapter or in R
+                  "fgsea", "fgseaMultilevel", "fgseaSimple", "calcGseaStat",
+                  "calcGseaStatCumulative", "multilevelError", "gmtPathways",
+                  "writeGmtPathways", "fora", "collapsePathwaysORA", "plotEnrichmentData",
+                  # gpuR's and clrng's device functions (rbridge/R/devices.R)
+                  "detectGPUs", "listContexts", "setContext", "currentDevice",
+                  "get_system_info",
+                  # gpuRandom's names masking stats' (rbridge/R/gpurandom.R)
+                  "runif", "rnorm", "rexp", "qqnorm"}
 #: Sub-commands that are not one function.
 CLI_ONLY_COMMANDS = {"demo"}
 #: Argument names that were replaced, and by what: none may appear in a signature.

@@ -211,7 +211,7 @@ def gsea_prerank(
                 unbalanced = summary.mode < 10
                 pval[unbalanced] = nes[unbalanced] = log2err[unbalanced] = np.nan
                 ml = _needs_multilevel(summary, n_resamples, sample_size) & ~unbalanced
-            outcomes.append((pval, nes, log2err, ml))
+            outcomes.append((pval, nes, log2err, ml, summary.n_more))
             pending.append(_MultilevelGroups(positions, es_obs, summary, ml, n_resamples,
                                              eps, score_type))
         # the multilevel groups of every ranking climb together (one launch per level)
@@ -220,16 +220,16 @@ def gsea_prerank(
                                        first=n_resamples, dtype=dtype,
                                        score_type=score_type, progress=progress)
         for q, (group, found) in enumerate(zip(pending, rulers, strict=True)):
-            pval, nes, log2err, ml = outcomes[q]
+            pval, nes, log2err, ml, n_more = outcomes[q]
             if ml.any():
                 pval, log2err = group.pvalues(found, pval, log2err, sample_size, eps)
-            outcomes[q] = (pval, nes, log2err, ml)
+            outcomes[q] = (pval, nes, log2err, ml, n_more)
     finally:
         if owned:
             runner.close()
     results = {}
     info = input_of(ranking, gene_sets)
-    for q, (column, rank, (es_obs, balanced), (pval, nes, log2err, ml)) in enumerate(zip(
+    for q, (column, rank, (es_obs, balanced), (pval, nes, log2err, ml, n_more)) in enumerate(zip(
             columns, ranks, observed, outcomes, strict=True)):
         unbalanced = np.isnan(pval)
         if unbalanced.any():
@@ -239,7 +239,7 @@ def gsea_prerank(
                           "p-values and NES are NaN, as fgsea's; more resamples may help",
                           UserWarning, stacklevel=2)
         table = _table(rank, set_names, placed[q], walks, q, es_obs, nes, pval, log2err,
-                       balanced, score_type)
+                       balanced, score_type, n_more)
         results[column] = PrerankResult(
             table=table,
             ranking=pd.Series(rank.stats, index=pd.Index(rank.names, name="gene"),
@@ -345,9 +345,10 @@ class _MultilevelGroups:
 
 
 def _table(rank, set_names, placed, walks, q, es_obs, nes, pval, log2err, balanced,
-           score_type) -> pd.DataFrame:
+           score_type, n_more) -> pd.DataFrame:
     """fgsea's columns and Broad's leading-edge numbers of ranking q's sets (``placed``: the
-    sets' ascending positions, flat and per set; ``walks``: where the running sums peak)."""
+    sets' ascending positions, flat and per set; ``walks``: where the running sums peak;
+    ``n_more``: fgseaSimple's nMoreExtreme, the simple null's ES as extreme as each set's)."""
     flat, positions = placed
     n = len(rank.names)
     k = np.array([p.size for p in positions], dtype=np.int64)
@@ -382,6 +383,7 @@ def _table(rank, set_names, placed, walks, q, es_obs, nes, pval, log2err, balanc
             "NES": nes,
             "size": k,
             "leadingEdge": leading,
+            "nMoreExtreme": np.asarray(n_more, dtype=np.int64),
             "rank_at_max": edge[:, 0].astype(np.int64),
             "leading_edge_tags": edge[:, 1],
             "leading_edge_list": edge[:, 2],

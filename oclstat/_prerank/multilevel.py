@@ -114,6 +114,11 @@ class Ruler:
         upper = order[s - 1 - np.arange((s - 1) // 2)]
         return np.concatenate([np.repeat(upper, 2), [order[s // 2]]]).astype(np.uint32)
 
+    def undo(self) -> None:
+        """Forget the last level (it did not advance; the chains are moved again)."""
+        del self.scores[-self.half:], self.corrector[-self.half:]
+        self.stuck = False
+
     def needs_more(self, target: float, eps: float) -> bool:
         """Whether another level is needed to place ``target``; not when the median stopped
         advancing or the levels passed -log2(eps / 2) (``eps`` 0: no bound)."""

@@ -36,6 +36,12 @@ _U32, _U64 = np.uint32, np.uint64
 #: least MIN_TRIES and at most MAX_TRIES per member.
 MIN_TRIES, MAX_TRIES = 1, 100
 
+#: A level whose median did not advance (the chains moved too little: sets of a few genes
+#: with discrete ES, few chains) is tried again from where the chains are, with RETRY_BOOST
+#: times the moves, up to MAX_RETRIES times (at most MAX_TRIES * max(k, 16) moves per chain),
+#: before the group stops there (fgsea's "couldn't advance the median").
+MAX_RETRIES, RETRY_BOOST = 3, 4
+
 #: Scale of the fixed-point ES sums.
 FIXED = 2.0**32
 
@@ -391,16 +397,25 @@ def _climb(chains: Chains, groups, sample_size: int) -> list:
     active = np.ones(len(groups), dtype=bool)
     tries = 2 * k                      # the first level: acceptance not known yet
     source = np.zeros((len(groups), sample_size), dtype=np.uint32)
+    retries = np.zeros(len(groups), dtype=np.int64)
     while True:
         for g in np.flatnonzero(active):
             source[g] = rulers[g].record(es[g], ok[g])
+            if rulers[g].stuck and retries[g] < MAX_RETRIES:
+                rulers[g].undo()       # move the chains more, from where they are
+                source[g] = np.arange(sample_size)
+                retries[g] += 1
+            elif not rulers[g].stuck:
+                retries[g] = 0
             active[g] = rulers[g].needs_more(groups[g][2], groups[g][3])
         if not active.any():
             return rulers
         chains.copy(source, active)
         bound = np.array([r.scores[-1] for r in rulers])
-        es, ok, accepted = chains.perturb(bound, np.where(active, tries, 0))
+        boosted = np.minimum(tries * RETRY_BOOST ** retries, MAX_TRIES * np.maximum(k, 16))
+        now = np.where(retries > 0, np.maximum(boosted, tries), tries)
+        es, ok, accepted = chains.perturb(bound, np.where(active, now, 0))
         # next level: about one accepted move per member (integers: the same on every device)
         got = accepted.sum(axis=1)
-        want = -(-k * tries * sample_size // np.maximum(got, 1))
+        want = -(-k * now * sample_size // np.maximum(got, 1))
         tries = np.clip(want, MIN_TRIES * k, MAX_TRIES * k)

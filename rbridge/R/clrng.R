@@ -2,7 +2,7 @@
 # from, streams on the device that draws advance in place, the work sizes as options.
 
 .onLoad <- function(libname, pkgname) {
-  defaults <- list(clrng.Nglobal = c(64L, 16L), clrng.type = "double")
+  defaults <- list(clrng.Nglobal = c(16L, 8L), clrng.type = "double")     # clrng's
   unset <- !(names(defaults) %in% names(options()))
   if (any(unset)) options(defaults[unset])
 }
@@ -50,6 +50,7 @@ streams_from_creator <- function(n) {
 #'
 #' \code{n} MRG31k3p streams continuing from the base creator (\code{setBaseCreator}); stream k is stream k-1 jumped 2^134 steps, bit for bit as clRNG.
 #' @param n number of streams (default: the number of work items, \code{prod(getOption("clrng.Nglobal"))}).
+#' @param initial gpuRandom's argument: the first stream's six-number state (recycled); the streams then start there and the base creator is not moved. Missing: continue from the base creator (clrng's rule).
 #' @return An n x 12 integer matrix (current and initial state); draws from it return the advanced streams as \code{attr(x, "streams")}.
 #' @examples
 #' if (oclstat_available()) {
@@ -57,7 +58,17 @@ streams_from_creator <- function(n) {
 #'   t(createStreamsCpu(n = 3))
 #' }
 #' @export
-createStreamsCpu <- function(n = prod(getOption("clrng.Nglobal"))) {
+createStreamsCpu <- function(n = prod(getOption("clrng.Nglobal")), initial) {
+  if (!missing(initial)) return(streams_from_initial(n, initial))
+  streams_from_creator(n)
+}
+
+# gpuRandom's createStreamsCpu(n, initial): n streams, the first starting at `initial`
+# (recycled to six numbers); the base creator is left where it was.
+streams_from_initial <- function(n, initial) {
+  saved <- .state$creator
+  on.exit(.state$creator <- saved)
+  setBaseCreator(initial)
   streams_from_creator(n)
 }
 
@@ -65,6 +76,7 @@ createStreamsCpu <- function(n = prod(getOption("clrng.Nglobal"))) {
 #'
 #' As \code{createStreamsCpu}, but the result is a reference (as clrng's vclMatrix): every draw that uses it advances it in place, so successive calls continue the streams.
 #' @param n number of streams (default \code{prod(getOption("clrng.Nglobal"))}).
+#' @param initial as for \code{createStreamsCpu}.
 #' @return An object of class oclstatStreams: \code{dim()}, \code{nrow()}, \code{as.matrix()} and \code{print()} work as on the n x 12 matrix.
 #' @examples
 #' if (oclstat_available()) {
@@ -74,9 +86,10 @@ createStreamsCpu <- function(n = prod(getOption("clrng.Nglobal"))) {
 #'   u2 <- runifGpu(4, s)   # continues: different numbers
 #' }
 #' @export
-createStreamsGpu <- function(n = prod(getOption("clrng.Nglobal"))) {
+createStreamsGpu <- function(n = prod(getOption("clrng.Nglobal")), initial) {
   ref <- new.env(parent = emptyenv())
-  ref$matrix <- streams_from_creator(n)
+  ref$matrix <- if (missing(initial)) streams_from_creator(n) else
+    streams_from_initial(n, initial)
   class(ref) <- "oclstatStreams"
   ref
 }

@@ -10,7 +10,7 @@
 #' @param verbose TRUE prints the work sizes and streams.
 #' @param seed an integer or six integers (used without \code{streams}; default: one is drawn and kept in the result).
 #' @param B fisher.test's name for \code{N}.
-#' @return An object of class htest (p.value, method, data.name, statistic) that also holds clrng's fields: counts, simNum, streams (the advanced stream matrix), sim (with returnStatistics), seed.
+#' @return An object of class htest (p.value, method, data.name, statistic) that also holds clrng's fields: counts, simNum (N rounded up to whole rounds of the work items, prod(Nglobal) or getOption("clrng.Nglobal")), threshold (the statistic -sum(lfactorial(x)) over 1 + 64 eps), streams (the advanced stream matrix), sim (with returnStatistics), seed.
 #' @examples
 #' if (oclstat_available()) {
 #'   Job <- matrix(c(1, 2, 1, 0, 3, 3, 6, 1, 10, 10, 14, 9, 6, 7, 12, 11), 4, 4)
@@ -36,6 +36,10 @@ fisher.sim <- function(x, N = 2000, streams = NULL, type = getOption("clrng.type
   }
   N <- py_int(N, "N", minimum = 1)
   Nglobal <- check_nglobal(Nglobal)
+  if (is.null(Nglobal)) {                # clrng: whole rounds of its work items, always
+    items <- prod(getOption("clrng.Nglobal", c(16L, 8L)))
+    N <- py_int(ceiling(N / items) * items, "N")
+  }
   input <- stream_input(streams, Nglobal)
   report_sizes(verbose, Nglobal, input)
   res <- call_adapter("fisher.sim", list(
@@ -46,6 +50,9 @@ fisher.sim <- function(x, N = 2000, streams = NULL, type = getOption("clrng.type
     dname = dname))
   if (!is.null(input)) res$streams <- stream_output(input, res$streams)
   if (!is.null(Nglobal)) res$Nglobal <- Nglobal
+  # clrng's threshold: the statistic -sum(log(x!)) a simulated table must reach, with R's
+  # fisher.test tolerance
+  res$threshold <- -sum(lfactorial(x)) / (1 + 64 * .Machine$double.eps)
   res
 }
 

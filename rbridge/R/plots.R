@@ -2,13 +2,14 @@
 # positions in the ranking. Drawn in R (ggplot2 when installed, else base graphics).
 
 # The columns ggplot2's aes() names (R CMD check would see unbound variables).
-utils::globalVariables(c("x", "y"))
+utils::globalVariables(c("x", "y", "h", "label", "hjust"))
 
 # The running enrichment sum of `pathway` along `stats` ranked by decreasing value (equal
 # values in input order, as fgsea's ranking): list(x, y, hits, es).
 running_sum <- function(pathway, stats, gseaParam = 1) {
   if (!is.numeric(stats) || is.null(names(stats)))
     stop("stats must be a named numeric vector (names are genes)", call. = FALSE)
+  if (any(!is.finite(stats))) stop("Not all stats values are finite numbers", call. = FALSE)
   ord <- order(stats, decreasing = TRUE)
   s <- stats[ord]
   hit <- names(s) %in% as.character(pathway)
@@ -21,6 +22,28 @@ running_sum <- function(pathway, stats, gseaParam = 1) {
   bottom <- min(y)
   list(x = 0:length(s), y = y, hits = which(hit), top = top, bottom = bottom,
        es = if (top > -bottom) top else bottom)
+}
+
+#' The data of an enrichment plot, as fgsea's plotEnrichmentData
+#'
+#' The running sum of \code{pathway} along the ranking of \code{stats} (decreasing) and its extremes, for drawing it another way.
+#' @param pathway a character vector of genes.
+#' @param stats a named numeric vector (names are genes).
+#' @param gseaParam the weight (statistics raised to this power).
+#' @return A list: curve (rank, ES: the running sum at each rank, 0 at rank 0), ticks (rank, stat: the pathway's genes), stats (rank, stat: every gene), posES, negES (the largest positive and negative deviations), spreadES (their difference), maxAbsStat.
+#' @examples
+#' stats <- setNames(rnorm(500), paste0("G", 1:500))
+#' d <- plotEnrichmentData(paste0("G", 1:20), stats)
+#' c(d$posES, d$negES)
+#' @export
+plotEnrichmentData <- function(pathway, stats, gseaParam = 1) {
+  r <- running_sum(pathway, stats, gseaParam)
+  s <- sort(stats, decreasing = TRUE, method = "radix")
+  w <- abs(s)^gseaParam
+  list(curve = data.frame(rank = r$x, ES = r$y),
+       ticks = data.frame(rank = r$hits, stat = unname(w[r$hits])),
+       stats = data.frame(rank = seq_along(s), stat = unname(w)),
+       posES = r$top, negES = r$bottom, spreadES = r$top - r$bottom, maxAbsStat = max(w))
 }
 
 #' Plot the running enrichment score of one gene set, as fgsea's plotEnrichment
@@ -68,7 +91,7 @@ plotEnrichment <- function(pathway, stats, gseaParam = 1, ticksSize = 0.2) {
 #' @param fgseaRes the table \code{fgseaGpu} returns (pathway, NES, pval, padj).
 #' @param gseaParam the weight.
 #' @param colwidths the relative widths of the columns: name, barcode, NES, pval, padj.
-#' @return The rows drawn (a data.frame: pathway, NES, pval, padj), invisibly.
+#' @return A ggplot object when ggplot2 is installed (fgsea's result, for \code{ggsave}); else the rows drawn with base graphics (a data.frame: pathway, NES, pval, padj), invisibly.
 #' @examples
 #' stats <- setNames(rnorm(500), paste0("G", 1:500))
 #' sets <- list(a = paste0("G", 1:20), b = paste0("G", 300:340))
@@ -94,6 +117,8 @@ plotGseaTable <- function(pathways, stats, fgseaRes, gseaParam = 1,
   w <- abs(s)^gseaParam
   w <- w / max(w)
   k <- nrow(rows)
+  if (requireNamespace("ggplot2", quietly = TRUE))
+    return(gsea_table_ggplot(rows, pathways, names(s), w, colwidths))
   old <- graphics::par(mar = c(0, 0, 0, 0))
   on.exit(graphics::par(old))
   edges <- cumsum(c(0, colwidths)) / sum(colwidths)
@@ -113,4 +138,36 @@ plotGseaTable <- function(pathways, stats, fgseaRes, gseaParam = 1,
     graphics::text((edges[5] + edges[6]) / 2, y, fmt(rows$padj[i], 2), cex = 0.7)
   }
   invisible(rows)
+}
+
+# plotGseaTable's drawing as one ggplot: row i of `rows` at height k - i, the barcode of its
+# genes over the ranking (`genes`, their weights `w`), the numbers beside it.
+gsea_table_ggplot <- function(rows, pathways, genes, w, colwidths) {
+  k <- nrow(rows)
+  n <- length(genes)
+  edges <- cumsum(c(0, colwidths)) / sum(colwidths)
+  ticks <- do.call(rbind, lapply(seq_len(k), function(i) {
+    at <- which(genes %in% pathways[[i]])
+    if (!length(at)) return(NULL)
+    data.frame(x = edges[2] + (edges[3] - edges[2]) * (at - 0.5) / n, y = k - i + 0.5,
+               h = 0.4 * w[at])
+  }))
+  fmt <- function(v, d) ifelse(is.na(v), "NA", formatC(v, digits = d, format = "g"))
+  mid <- (edges[-6] + edges[-1]) / 2
+  text <- data.frame(
+    x = c(edges[1], mid[2:5], rep(edges[1], k), rep(mid[3], k), rep(mid[4], k), rep(mid[5], k)),
+    y = c(rep(k + 0.5, 5), rep(k - seq_len(k) + 0.5, 4)),
+    label = c("Pathway", "Gene ranks", "NES", "pval", "padj", rows$pathway,
+              fmt(rows$NES, 3), fmt(rows$pval, 2), fmt(rows$padj, 2)),
+    hjust = c(0, rep(0.5, 4), rep(0, k), rep(0.5, 3 * k)))
+  p <- ggplot2::ggplot() +
+    ggplot2::geom_text(data = text, ggplot2::aes(x = x, y = y, label = label, hjust = hjust),
+                       size = 2.5) +
+    ggplot2::scale_x_continuous(limits = c(0, 1)) +
+    ggplot2::scale_y_continuous(limits = c(0, k + 1)) +
+    ggplot2::theme_void()
+  if (!is.null(ticks))
+    p <- p + ggplot2::geom_segment(data = ticks, ggplot2::aes(x = x, xend = x, y = y - h,
+                                                              yend = y + h), linewidth = 0.2)
+  p
 }

@@ -55,6 +55,7 @@ fgseaGpu <- function(pathways, stats, minSize = 1, maxSize = length(stats) - 1, 
                                        method = method, scoreType = scoreType,
                                        sampleSize = py_int(sampleSize, "sampleSize"),
                                        seed = py_seed(seed)))
+  if (method == "multilevel") res$nMoreExtreme <- NULL
   if (requireNamespace("data.table", quietly = TRUE)) res <- data.table::as.data.table(res)
   res
 }

@@ -1,7 +1,7 @@
 # MRG31k3p streams (clRNG's generator) as gpuRandom keeps them: an n x 12 integer matrix.
 
 py_seed <- function(seed) {
-  if (is.null(seed)) return(NULL)
+  if (is.null(seed)) return(r_seed())          # R's RNG decides: set.seed() repeats a run
   if (!is.numeric(seed) || anyNA(seed) || any(seed != round(seed)) || !(length(seed) %in% c(1, 6)))
     stop("seed must be one integer or six integers", call. = FALSE)
   if (length(seed) == 1) py_int(seed, "seed") else
@@ -44,8 +44,15 @@ draw <- function(name, n, streams, Nglobal, type, verbose, seed, extra = list())
   input <- stream_input(streams, Nglobal)
   report_sizes(verbose, Nglobal, input)
   st <- if (is.null(input)) NULL else to_py_array(input$matrix, "streams", integer = TRUE)
+  laid <- !is.null(Nglobal) && !is.null(input) && name != "rnormGpu"
+  if (laid) {     # clrng's layout: draw what each work item draws, then place it
+    layout <- clrng_layout(n, Nglobal)
+    size <- py_int(layout$draws, "n")
+  }
   x <- call_adapter(name, c(list(n = size, streams = st, type = check_type(type),
                                  seed = py_seed(seed)), extra))     # st: the used rows already
+  if (laid) x <- structure(x[layout$take], dim = if (length(n) == 2) n,
+                           streams = attr(x, "streams"))
   if (!is.null(input)) {
     full <- stream_output(input, attr(x, "streams"))
     attr(x, "streams") <- if (is.null(input$ref)) full else NULL
@@ -54,9 +61,25 @@ draw <- function(name, n, streams, Nglobal, type, verbose, seed, extra = list())
   x
 }
 
+# clrng's kernel: work item (i, j) of Nglobal = c(G1, G2) uses stream i * G2 + j (0-based) and
+# fills rows i, i + G1, ... and, in each, columns j, j + G2, ..., drawing for every block even
+# where it lies past the result. So each stream draws ceiling(nrow / G1) * ceiling(ncol / G2)
+# numbers; `take` picks, from draws laid out as oclstat makes them (number k from stream
+# k mod streams, its (k div streams)-th draw), the one of each element (column-major).
+clrng_layout <- function(n, Nglobal) {
+  g <- if (length(Nglobal) == 2) Nglobal else c(Nglobal, 1L)
+  dims <- if (length(n) == 2) n else c(n, 1)
+  blocks <- ceiling(dims / g)
+  r <- rep(seq_len(dims[1]) - 1, dims[2])
+  c <- rep(seq_len(dims[2]) - 1, each = dims[1])
+  stream <- (r %% g[1]) * g[2] + c %% g[2]
+  draw <- (r %/% g[1]) * blocks[2] + c %/% g[2]
+  list(draws = prod(g) * prod(blocks), take = draw * prod(g) + stream + 1)
+}
+
 #' Uniform random numbers from MRG31k3p streams
 #'
-#' clrng's \code{runifGpu}: values equal Python's \code{oclstat.random.uniform} at the same indices. Streams from \code{createStreamsGpu} advance in place (as clrng's); from a plain matrix, the advanced streams come back as \code{attr(x, "streams")}.
+#' clrng's \code{runifGpu}: without \code{Nglobal}, values equal Python's \code{oclstat.random.uniform} at the same indices; with \code{Nglobal} (work items c(G1, G2)), clrng's layout: element (i, j) comes from stream ((i - 1) mod G1) * G2 + ((j - 1) mod G2) + 1, rows stepped by G1 and columns by G2 within a stream, so clrng's and its paper's printed values come out as published. Streams from \code{createStreamsGpu} advance in place (as clrng's); from a plain matrix, the advanced streams come back as \code{attr(x, "streams")}.
 #' @param n a count, or c(nrow, ncol) for a matrix.
 #' @param streams streams from \code{createStreamsGpu} or \code{createStreamsCpu} (or NULL with \code{seed}).
 #' @param Nglobal work items (clrng's): the draw uses the first \code{prod(Nglobal)} streams (at least that many needed); NULL uses every stream given. Recorded as \code{attr(x, "Nglobal")}.
@@ -81,7 +104,7 @@ runifGpu <- function(n, streams = NULL, Nglobal = NULL, type = getOption("clrng.
 #' clrng's \code{rnormGpu}: Box-Muller on pairs of the streams' uniforms; see \code{runifGpu}.
 #' @param n a count, or c(nrow, ncol).
 #' @param streams streams from \code{createStreamsGpu} or \code{createStreamsCpu} (or NULL with \code{seed}).
-#' @param Nglobal work items: the first \code{prod(Nglobal)} streams are used.
+#' @param Nglobal work items: the first \code{prod(Nglobal)} streams are used (the numbers keep oclstat's layout: clrng pairs neighbouring work items for Box-Muller, which is not reproduced).
 #' @param type "double" or "float".
 #' @param verbose TRUE, 1 or 2: print the work sizes (2: also the device).
 #' @param seed used when \code{streams} is NULL.
@@ -104,7 +127,7 @@ rnormGpu <- function(n, streams = NULL, Nglobal = NULL, type = getOption("clrng.
 #' @param n a count, or c(nrow, ncol).
 #' @param rate the rate.
 #' @param streams streams from \code{createStreamsGpu} or \code{createStreamsCpu} (or NULL with \code{seed}).
-#' @param Nglobal work items: the first \code{prod(Nglobal)} streams are used.
+#' @param Nglobal work items: the first \code{prod(Nglobal)} streams are used, in clrng's layout (see \code{runifGpu}).
 #' @param type "double" or "float".
 #' @param verbose TRUE, 1 or 2: print the work sizes (2: also the device).
 #' @param seed used when \code{streams} is NULL.

@@ -312,6 +312,7 @@ profile_interval <- function(x, prof, breaks, what, floor = -Inf) {
 #' @param plot.it draw the plot (as \code{qqnorm}).
 #' @param Nglobal accepted for clrng's calls (the device chooses its work sizes) and ignored.
 #' @param Nlocal accepted for clrng's calls and ignored.
+#' @param type "double" or "float" (clrng's precisions; default \code{getOption("clrng.type")}): the quantiles in that precision.
 #' @param verbose TRUE prints the sample size and the device.
 #' @param ... further graphical parameters for \code{plot}.
 #' @return list(x = theoretical quantiles, y = the sample), invisibly when plotted.
@@ -324,7 +325,8 @@ profile_interval <- function(x, prof, breaks, what, floor = -Inf) {
 #' @export
 qqnormGpu <- function(y, ylim, mu = 0, sigma = 1, lower.tail = TRUE, main = "Normal Q-Q Plot",
                       xlab = "Theoretical Quantiles", ylab = "Sample Quantiles", plot.it = TRUE,
-                      Nglobal = NULL, Nlocal = NULL, verbose = FALSE, ...) {
+                      Nglobal = NULL, Nlocal = NULL, type = getOption("clrng.type", "double"),
+                      verbose = FALSE, ...) {
   if (!is.numeric(y)) stop("y must be numeric", call. = FALSE)
   if (!is.numeric(sigma) || length(sigma) != 1 || is.na(sigma) || sigma < 0)
     stop("sigma must be one number >= 0", call. = FALSE)
@@ -334,7 +336,8 @@ qqnormGpu <- function(y, ylim, mu = 0, sigma = 1, lower.tail = TRUE, main = "Nor
     cat("n ", sum(ok), "\ndevice ", bridge()$device_summary(device_arg()), "\n", sep = "")
   q <- call_adapter("qqnormGpu", list(y = to_py_array(as.vector(y[ok]), "y"),
                                       mu = as.double(mu), sigma = as.double(sigma),
-                                      lower.tail = isTRUE(as.logical(lower.tail))))
+                                      lower.tail = isTRUE(as.logical(lower.tail)),
+                                      type = check_type(type)))
   x <- rep(NA_real_, length(y))
   x[ok] <- q$x
   if (!is.null(names(y))) names(x) <- names(y)
@@ -349,12 +352,14 @@ qqnormGpu <- function(y, ylim, mu = 0, sigma = 1, lower.tail = TRUE, main = "Nor
 #'
 #' clrng's logfactSum: sum(lgamma(x + 1)) over a matrix of non-negative integers.
 #' @param x a matrix or vector of non-negative integers.
+#' @param Nglobal clrng's work items: checked and accepted (the device chooses its own work sizes; the sum does not depend on them).
 #' @return A number.
 #' @examples
 #' if (oclstat_available()) {
 #'   logfactSum(matrix(c(3, 1, 1, 3), 2))
 #' }
 #' @export
-logfactSum <- function(x) {
+logfactSum <- function(x, Nglobal = getOption("clrng.Nglobal")) {
+  check_nglobal(Nglobal)
   call_adapter("logfactSum", list(x = to_py_array(x, "x")))
 }

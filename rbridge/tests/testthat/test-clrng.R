@@ -79,7 +79,7 @@ test_that("fisher.sim takes clrng's arguments and returns its fields", {
   tea <- fisher.sim(matrix(c(3, 1, 1, 3), 2), 100000L, returnStatistics = FALSE, type = "double",
                     Nglobal = c(16, 64))
   expect_equal(tea$simNum, 100352)
-  expect_length(tea$seed, 6)                            # drawn, kept: the run can be repeated
+  expect_length(tea$seed, 1)           # drawn from R's RNG, kept: the run can be repeated
   expect_identical(fisher.sim(matrix(c(3, 1, 1, 3), 2), 100000L, seed = tea$seed,
                               Nglobal = c(16, 64))$counts, tea$counts)
   expect_lt(abs(tea$p.value - 0.4857), 0.01)

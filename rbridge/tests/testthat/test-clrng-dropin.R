@@ -1,0 +1,98 @@
+# clrng's layout of draws over work items, fisher.sim's fields and option defaults, and gpuR's
+# device functions (rbridge/R/random.R, fisher.R, devices.R).
+
+test_that("runifGpu with Nglobal gives the clrng paper's printed values", {
+  skip_without_python()
+  setBaseCreator(rep(12345, 6))
+  s <- createStreamsCpu(4)
+  u <- runifGpu(8, s, Nglobal = c(2, 2))
+  # Xu and Brown's clrng paper, runifGpu(8, streams, Nglobal = c(2, 2)) from the default seed
+  expect_equal(round(as.vector(u), 3), c(0.735, 0.842, 0.614, 0.216, 0.110, 0.870, 0.649, 0.170))
+})
+
+test_that("clrng's layout: element (i, j) from stream ((i-1) mod G1) * G2 + (j-1) mod G2 + 1", {
+  skip_without_python()
+  s <- createStreams(6, seed = 3)
+  g <- c(3, 2)
+  x <- runifGpu(c(7, 5), s, Nglobal = g)
+  per <- ceiling(c(7, 5) / g)                    # row and column blocks of a work item
+  each <- runifGpu(prod(g) * prod(per), s)       # draw k of stream j: element k * 6 + j
+  for (i in 1:7) for (j in 1:5) {
+    stream <- ((i - 1) %% g[1]) * g[2] + (j - 1) %% g[2]
+    k <- ((i - 1) %/% g[1]) * per[2] + (j - 1) %/% g[2]
+    expect_identical(x[i, j], each[k * prod(g) + stream + 1])
+  }
+  # every stream advanced by its work item's draws, as clrng's kernel leaves it
+  expect_identical(attr(x, "streams"), attr(each, "streams"))
+  e <- rexpGpu(c(7, 5), streams = s, Nglobal = g)
+  expect_equal(e, -log(x), tolerance = 1e-12)
+})
+
+test_that("fisher.sim has clrng's threshold and simNum; clrng.Nglobal is clrng's", {
+  skip_without_python()
+  expect_identical(getOption("clrng.Nglobal"), c(16L, 8L))
+  x <- matrix(c(1, 2, 1, 0, 3, 3, 6, 1, 10, 10, 14, 9, 6, 7, 12, 11), 4, 4)
+  r <- fisher.sim(x, 1000, seed = 1)
+  expect_equal(r$simNum, 1024)                   # whole rounds of 16 x 8 work items
+  expect_equal(r$threshold, -sum(lfactorial(x)) / (1 + 64 * .Machine$double.eps))
+  r2 <- fisher.sim(x, 1000, Nglobal = c(4, 2), seed = 1)
+  expect_equal(r2$simNum, 1000)
+})
+
+test_that("gpuR's device functions map to oclstat's devices", {
+  skip_without_python()
+  ctx <- listContexts()
+  d <- listDevices()
+  expect_identical(ctx$device_index, d$index[d$usable])
+  expect_identical(detectGPUs(), sum(d$type == "GPU" & d$usable & d$platform != "Oclgrind"))
+  setContext(nrow(ctx))
+  expect_identical(currentDevice()$device_index, ctx$device_index[nrow(ctx)])
+  setDevice(NULL)
+  expect_error(setContext(nrow(ctx) + 1), "context number")
+  expect_output(get_system_info(), "Platform")
+})
+
+test_that("runif, rnorm, rexp, qqnorm: stats' own when called as stats', gpuRandom's with streams", {
+  set.seed(1); a <- runif(3, 2, max = 5); set.seed(1)
+  expect_identical(a, stats::runif(3, 2, 5))
+  set.seed(1); a <- rnorm(4, sd = 3); set.seed(1)
+  expect_identical(a, stats::rnorm(4, sd = 3))
+  set.seed(1); a <- rnorm(4, 10, 2); set.seed(1)
+  expect_identical(a, stats::rnorm(4, 10, 2))
+  set.seed(1); a <- rexp(3, 2); set.seed(1)
+  expect_identical(a, stats::rexp(3, 2))
+  y <- c(2.1, -0.3, 0.8, 1.7, 0.2)
+  grDevices::pdf(NULL)
+  on.exit(grDevices::dev.off())
+  expect_identical(qqnorm(y), stats::qqnorm(y))
+  skip_without_python()
+  s <- createStreams(4, seed = 9)
+  expect_identical(as.vector(runif(8, s, Nglobal = c(2, 2))),
+                   as.vector(runifGpu(8, s, Nglobal = c(2, 2))))
+  expect_identical(as.vector(rexp(6, 2, streams = s, Nglobal = c(2, 2))),
+                   as.vector(rexpGpu(6, 2, streams = s, Nglobal = c(2, 2))))
+  set.seed(3); u1 <- runif(5, Nglobal = c(4, 2)); set.seed(3)
+  expect_identical(u1, runif(5, Nglobal = c(4, 2)))   # fresh streams from R's RNG
+  expect_null(attr(u1, "streams"))
+  q <- qqnorm(y, mu = 1, sigma = 2)
+  expect_equal(q$x, 1 + 2 * stats::qqnorm(y, plot.it = FALSE)$x, tolerance = 1e-12)
+  expect_error(rexp(3, -1, streams = s, Nglobal = c(2, 2)), "invalid rate")
+})
+
+test_that("createStreamsCpu(n, initial) as gpuRandom; qqnormGpu(type =), logfactSum(x, Nglobal)", {
+  skip_without_python()
+  setBaseCreator(rep(12345, 6))
+  a <- createStreamsCpu(2, initial = c(1, 2, 3, 4, 5, 6))
+  b <- createStreamsCpu(2)                       # the creator did not move
+  setBaseCreator(rep(12345, 6))
+  expect_identical(b, createStreamsCpu(2))
+  expect_identical(unname(a[1, 7:12]), c(1L, 2L, 3L, 4L, 5L, 6L))
+  expect_identical(unname(as.matrix(createStreamsGpu(2, initial = 1:6))), unname(a))
+  y <- c(2.1, -0.3, 0.8, 1.7)
+  f <- qqnormGpu(y, type = "float", plot.it = FALSE)$x
+  d <- qqnormGpu(y, type = "double", plot.it = FALSE)$x
+  expect_equal(f, d, tolerance = 1e-7)
+  expect_false(identical(f, d))
+  x <- matrix(c(3, 1, 4, 1, 5, 9), 2)
+  expect_equal(logfactSum(x, Nglobal = c(4, 2)), sum(lfactorial(x)), tolerance = 1e-12)
+})
