@@ -291,7 +291,8 @@ def gsea(expr, labels, geneSets, nperm=1000, metric=None, weight=1.0,  # noqa: N
                    "size": t["size"].to_numpy(dtype=np.int32),
                    "leadingEdge": [Characters(g) for g in t["leading_edge"]],
                    "FDR": t["fdr"].to_numpy(dtype=float),
-                   "FWER": t["fwer"].to_numpy(dtype=float)}, "data.frame")
+                   "FWER": t["fwer"].to_numpy(dtype=float),
+                   "nMoreExtreme": t["n_more"].to_numpy(dtype=float)}, "data.frame")
 
 
 @_r_function("fgseaGpu", "gsea_prerank")

@@ -154,6 +154,23 @@ def test_device_null_equals_host_recomputation(rt, monkeypatch, schedule, metric
     np.testing.assert_allclose(res.es_null.to_numpy(), ref, rtol=1e-9, atol=1e-12)
 
 
+@pytest.mark.parametrize("permutation", ["phenotype", "gene_set"])
+def test_n_more_counts_the_null_and_makes_the_nominal_p(rt, permutation):
+    """``n_more`` (fgsea's nMoreExtreme) counted from the returned null table: the null ES of
+    the set's sign at least as extreme as its ES; p = (n_more + 1) / (null ES of its sign + 1)."""
+    expr, labels, sets = toy(5, n_genes=301, n=(9, 8))
+    res = oclstat.gsea(expr, labels, sets, n_resamples=60, min_size=10, seed=6,
+                       permutation=permutation, return_null=True, device=rt)
+    for name, row in res.table.iterrows():
+        null = res.es_null.loc[name].to_numpy()
+        if row["es"] >= 0:
+            more, sign = np.sum(null >= row["es"]), np.sum(null >= 0)
+        else:
+            more, sign = np.sum(null <= row["es"]), np.sum(null < 0)
+        assert row["n_more"] == more, name
+        assert row["pval"] == pytest.approx((more + 1) / (sign + 1), rel=1e-12), name
+
+
 def test_batches_and_schedules_give_the_same_table(rt, monkeypatch):
     expr, labels, sets = toy(3, n_genes=301, n=(9, 8))
     runs = []

@@ -28,6 +28,7 @@ R_PACKAGE_ONLY = {"install_oclstat", "oclstat_available", "setBaseCreator", "cre
                   "fgsea", "fgseaMultilevel", "fgseaSimple", "calcGseaStat",
                   "calcGseaStatCumulative", "multilevelError", "gmtPathways",
                   "writeGmtPathways", "fora", "collapsePathwaysORA", "plotEnrichmentData",
+                  "fgseaLabel",
                   # gpuR's and clrng's device functions (rbridge/R/devices.R)
                   "detectGPUs", "listContexts", "setContext", "currentDevice",
                   "get_system_info",

@@ -123,8 +123,8 @@ def gsea(
     Returns
     -------
     GseaResult
-        ``table`` (one row per set, by decreasing NES: es, nes, pval, fdr, fwer, size,
-        leading_edge), the ranking, and :meth:`GseaResult.running_sum` for plots.
+        ``table`` (one row per set, by decreasing NES: es, nes, pval, fdr, fwer, n_more,
+        size, leading_edge), the ranking, and :meth:`GseaResult.running_sum` for plots.
 
     See Also
     --------
@@ -240,6 +240,7 @@ def gsea(
             "pval": null.pval,
             "fdr": null.fdr,
             "fwer": null.fwer,
+            "n_more": null.n_more,
             "size": [len(sets[s]) for s in set_names],
             "rank_at_max": edge_stats[:, 0].astype(np.int64),
             "leading_edge_tags": edge_stats[:, 1],

@@ -134,4 +134,5 @@ def null_statistics(rt, sorted_metric, positions, es_obs, *, weight, n_resamples
             extremes[:, 0] = np.maximum(extremes[:, 0], np.where(ge, v, 0.0).max(axis=0))
             extremes[:, 1] = np.minimum(extremes[:, 1], np.where(ge, 0.0, v).min(axis=0))
     fdr, fwer = _fdr_fwer(nes, es_obs, obs_pos, obs_neg, hist_pos, hist_neg, extremes)
-    return NullStatistics(nes, pval, fdr, fwer, table.copy() if return_null else None)
+    return NullStatistics(nes, pval, fdr, fwer, table.copy() if return_null else None,
+                          totals[:, 4].copy())

@@ -339,4 +339,4 @@ def null_statistics(rt, values, pheno, sets, es_obs, *, metric, weight, n_resamp
             extremes[first:first + count] = part
     fdr, fwer = _fdr_fwer(nes, es_obs, counter.obs_pos, counter.obs_neg, hist_pos, hist_neg,
                           extremes)
-    return NullStatistics(nes, pval, fdr, fwer, table)
+    return NullStatistics(nes, pval, fdr, fwer, table, totals[:, 4].copy())

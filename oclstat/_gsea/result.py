@@ -23,8 +23,9 @@ class GseaResult:
     table
         One row per gene set (index: set name), sorted by decreasing NES: ``es``, ``nes``,
         ``pval`` (nominal), ``fdr`` (Broad's q-value), ``fwer`` (p- and q-values count the
-        observed labelling, (k + 1) / (n + 1), never 0), ``size`` (genes of the set in the
-        data), ``rank_at_max`` (where the running sum peaks), ``leading_edge_tags``,
+        observed labelling, (k + 1) / (n + 1), never 0), ``n_more`` (the k of ``pval``: null
+        ES of the set's sign at least as extreme, fgsea's nMoreExtreme), ``size`` (genes of
+        the set in the data), ``rank_at_max`` (where the running sum peaks), ``leading_edge_tags``,
         ``_list`` and ``_signal`` (Broad's leading-edge numbers) and ``leading_edge`` (the
         genes up to the ES peak, in ranking order). :attr:`positive` and :attr:`negative`
         give the two directions in Broad's report columns.

@@ -20,6 +20,8 @@ class NullStatistics:
     fdr: np.ndarray
     fwer: np.ndarray
     es_table: np.ndarray | None
+    #: Null ES of each set's sign at least as extreme as its ES (fgsea's nMoreExtreme).
+    n_more: np.ndarray | None = None
 
 
 FIXED = 2.0**32   # scale of the fixed-point ES sums (see gsea_set_stats)

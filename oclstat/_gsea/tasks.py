@@ -84,4 +84,4 @@ def null_statistics(client, values, mask, sets, es_obs, *, metric, weight, n_res
     hist_neg = sum(r[1] for r in results)
     extremes = np.concatenate([r[2] for r in results])
     fdr, fwer = _fdr_fwer(nes, es_obs, obs_pos, obs_neg, hist_pos, hist_neg, extremes)
-    return NullStatistics(nes, pval, fdr, fwer, None)
+    return NullStatistics(nes, pval, fdr, fwer, None, totals[:, 4].copy())

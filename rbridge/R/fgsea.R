@@ -409,3 +409,51 @@ collapsePathwaysORA <- function(foraRes, pathways, genes, universe, pval.thresho
   }
   list(mainPathways = main, parentPathways = parent)
 }
+
+#' GSEA by permuting the samples' labels, as fgsea's fgseaLabel
+#'
+#' Genes ranked by their Pearson correlation with \code{labels} (numbers, one per column of \code{mat}); the null from \code{nperm} permutations of the labels, on the OpenCL device (oclstat's phenotype-permutation GSEA with the "pearson" metric). fgsea's table and statistics: NES = ES over the mean null ES of its sign, p = (nMoreExtreme + 1) / (null ES of its sign + 1). The seed comes from R's random number generator.
+#' @param pathways list of gene sets (names of rows of \code{mat}).
+#' @param mat a numeric matrix, genes (named rows) x samples.
+#' @param labels numbers, one per sample (two classes as 1 and 2, or a continuous phenotype).
+#' @param nperm number of label permutations.
+#' @param minSize smallest pathway size kept.
+#' @param maxSize largest pathway size kept.
+#' @param nproc accepted, ignored.
+#' @param gseaParam GSEA weight.
+#' @param BPPARAM accepted, ignored.
+#' @return fgsea's table: pathway, pval, padj, ES, NES, nMoreExtreme, size, leadingEdge, in the order of \code{pathways}.
+#' @examples
+#' if (oclstat_available()) {
+#'   set.seed(1)
+#'   mat <- matrix(rnorm(500 * 12), 500, 12, dimnames = list(paste0("g", 1:500), NULL))
+#'   mat[1:25, 7:12] <- mat[1:25, 7:12] + 1.5
+#'   fgseaLabel(list(up = paste0("g", 1:25), other = paste0("g", 100:140)), mat,
+#'              rep(1:2, each = 6), nperm = 200)
+#' }
+#' @export
+fgseaLabel <- function(pathways, mat, labels, nperm, minSize = 1, maxSize = nrow(mat) - 1,
+                       nproc = 0, gseaParam = 1, BPPARAM = NULL) {
+  if (!is.matrix(mat) || !is.numeric(mat) || is.null(rownames(mat)))
+    stop("mat must be a numeric matrix with gene names as row names", call. = FALSE)
+  if (!is.numeric(labels) || length(labels) != ncol(mat) || anyNA(labels))
+    stop("labels must be ", ncol(mat), " numbers, one per column of mat", call. = FALSE)
+  kept <- fgsea_pathways(pathways, rownames(mat), minSize, maxSize)
+  if (!length(kept)) return(fgsea_empty(TRUE))
+  keys <- paste0("p", seq_along(kept))
+  sets <- stats::setNames(lapply(kept, function(g) as.list(as.character(g))), keys)
+  colnames(mat) <- NULL                   # the labels go with the columns by position
+  res <- call_adapter("gsea", list(
+    expr = to_py_array(mat, "mat"), labels = bridge_raw()$labelled(as.list(as.double(labels)),
+                                                                  NULL),
+    geneSets = reticulate::dict(sets), nperm = py_int(nperm, "nperm", minimum = 1),
+    metric = "pearson", weight = as.double(gseaParam), minSize = 1L,
+    maxSize = py_int(nrow(mat), "maxSize"), seed = r_seed(), permutation = "phenotype",
+    classes = NULL))
+  res <- res[match(keys, res$pathway), ]
+  res$pathway <- names(kept)
+  res$padj <- stats::p.adjust(res$pval, "BH")
+  rownames(res) <- NULL
+  as_fgsea_table(res[c("pathway", "pval", "padj", "ES", "NES", "nMoreExtreme", "size",
+                       "leadingEdge")])
+}

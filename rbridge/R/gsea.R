@@ -99,10 +99,13 @@ gsea <- function(expr, labels, geneSets, nperm = 1000, metric = NULL, weight = 1
   if (!is.list(geneSets) || is.null(names(geneSets)) || any(names(geneSets) == ""))
     stop("geneSets must be a named list of character vectors", call. = FALSE)
   sets <- lapply(geneSets, function(g) as.list(as.character(g)))
-  call_adapter("gsea", list(expr = to_py_array(expr, "expr"), labels = py_labels,
-                            geneSets = reticulate::dict(sets), nperm = py_int(nperm, "nperm"),
-                            metric = metric, weight = as.double(weight),
-                            minSize = py_int(minSize, "minSize"),
-                            maxSize = py_int(maxSize, "maxSize"), seed = py_seed(seed),
-                            permutation = permutation, classes = classes))
+  res <- call_adapter("gsea", list(expr = to_py_array(expr, "expr"), labels = py_labels,
+                                   geneSets = reticulate::dict(sets),
+                                   nperm = py_int(nperm, "nperm"), metric = metric,
+                                   weight = as.double(weight),
+                                   minSize = py_int(minSize, "minSize"),
+                                   maxSize = py_int(maxSize, "maxSize"), seed = py_seed(seed),
+                                   permutation = permutation, classes = classes))
+  res$nMoreExtreme <- NULL                 # fgseaLabel's column (rbridge/R/fgsea.R)
+  res
 }

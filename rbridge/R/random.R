@@ -44,15 +44,17 @@ draw <- function(name, n, streams, Nglobal, type, verbose, seed, extra = list())
   input <- stream_input(streams, Nglobal)
   report_sizes(verbose, Nglobal, input)
   st <- if (is.null(input)) NULL else to_py_array(input$matrix, "streams", integer = TRUE)
-  laid <- !is.null(Nglobal) && !is.null(input) && name != "rnormGpu"
+  laid <- !is.null(Nglobal) && !is.null(input)
   if (laid) {     # clrng's layout: draw what each work item draws, then place it
     layout <- clrng_layout(n, Nglobal)
     size <- py_int(layout$draws, "n")
   }
-  x <- call_adapter(name, c(list(n = size, streams = st, type = check_type(type),
-                                 seed = py_seed(seed)), extra))     # st: the used rows already
-  if (laid) x <- structure(x[layout$take], dim = if (length(n) == 2) n,
-                           streams = attr(x, "streams"))
+  normal <- laid && name == "rnormGpu"      # clrng's Box-Muller pairs work items: uniforms
+  x <- call_adapter(if (normal) "runifGpu" else name,
+                    c(list(n = size, streams = st, type = check_type(type),
+                           seed = py_seed(seed)), extra))     # st: the used rows already
+  if (laid) x <- structure(if (normal) clrng_normals(x, layout) else x[layout$take],
+                           dim = if (length(n) == 2) n, streams = attr(x, "streams"))
   if (!is.null(input)) {
     full <- stream_output(input, attr(x, "streams"))
     attr(x, "streams") <- if (is.null(input$ref)) full else NULL
@@ -74,7 +76,25 @@ clrng_layout <- function(n, Nglobal) {
   c <- rep(seq_len(dims[2]) - 1, each = dims[1])
   stream <- (r %% g[1]) * g[2] + c %% g[2]
   draw <- (r %/% g[1]) * blocks[2] + c %/% g[2]
-  list(draws = prod(g) * prod(blocks), take = draw * prod(g) + stream + 1)
+  # the work item beside each in dimension 2 (j xor 1: clrng's Box-Muller pair), same draw
+  odd <- (c %% g[2]) %% 2 == 1
+  partner <- stream + ifelse(odd, -1, 1)
+  list(draws = prod(g) * prod(blocks), take = draw * prod(g) + stream + 1,
+       partner = draw * prod(g) + partner + 1, odd = odd, g = g)
+}
+
+# clrng's normals from the uniforms of its layout: the even work item of a pair gives
+# sqrt(-2 log u0) cos(2 pi u1), the odd one sqrt(-2 log u0) cos(2 pi u1 - pi / 2), u0 the even
+# one's uniform and u1 the odd one's (same draw).
+clrng_normals <- function(u, layout) {
+  if (layout$g[2] %% 2 != 0)
+    stop("number of work items in dimension 2 must be a multiple of 2 (clrng's rnormGpu ",
+         "pairs them)", call. = FALSE)
+  own <- u[layout$take]
+  other <- u[layout$partner]
+  u0 <- ifelse(layout$odd, other, own)
+  u1 <- ifelse(layout$odd, own, other)
+  sqrt(-2 * log(u0)) * cos(2 * pi * u1 + ifelse(layout$odd, -pi / 2, 0))
 }
 
 #' Uniform random numbers from MRG31k3p streams
@@ -104,7 +124,7 @@ runifGpu <- function(n, streams = NULL, Nglobal = NULL, type = getOption("clrng.
 #' clrng's \code{rnormGpu}: Box-Muller on pairs of the streams' uniforms; see \code{runifGpu}.
 #' @param n a count, or c(nrow, ncol).
 #' @param streams streams from \code{createStreamsGpu} or \code{createStreamsCpu} (or NULL with \code{seed}).
-#' @param Nglobal work items: the first \code{prod(Nglobal)} streams are used (the numbers keep oclstat's layout: clrng pairs neighbouring work items for Box-Muller, which is not reproduced).
+#' @param Nglobal work items: the first \code{prod(Nglobal)} streams are used, in clrng's layout (see \code{runifGpu}) and its Box-Muller pairs: work items 2j and 2j + 1 of dimension 2 share their two uniforms (cosine and sine); \code{Nglobal[2]} must be even.
 #' @param type "double" or "float".
 #' @param verbose TRUE, 1 or 2: print the work sizes (2: also the device).
 #' @param seed used when \code{streams} is NULL.

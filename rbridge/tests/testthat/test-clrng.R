@@ -43,9 +43,19 @@ test_that("streams from createStreamsGpu advance in place; Nglobal picks the fir
   expect_identical(attr(x, "Nglobal"), c(2L, 2L))
   expect_identical(as.matrix(s)[5:16, ], before[5:16, ])
   expect_false(identical(as.matrix(s)[1:4, ], before[1:4, ]))
+  # clrng's kernel: work items (i, 2m) and (i, 2m + 1) share their uniforms u0 (the even
+  # one's) and u1: sqrt(-2 log u0) cos(2 pi u1), and the same with the sine for the odd one
   st4 <- py()$random$Streams$from_matrix(oclstat:::to_py_array(before[1:4, ], integer = TRUE))
-  expect_identical(as.vector(x), as.vector(py_array(py()$random$normal(
-    reticulate::tuple(4L, 4L), streams = st4))))
+  u <- py_array(py()$random$uniform(16L, streams = st4))   # draw d of stream k: u[4 d + k + 1]
+  for (i in 1:4) for (j in 1:4) {
+    even <- ((i - 1) %% 2) * 2                               # the pair's even stream
+    d <- ((i - 1) %/% 2) * 2 + (j - 1) %/% 2
+    u0 <- u[4 * d + even + 1]
+    u1 <- u[4 * d + even + 2]
+    want <- sqrt(-2 * log(u0)) * if ((j - 1) %% 2 == 0) cos(2 * pi * u1) else sin(2 * pi * u1)
+    expect_equal(x[i, j], want, tolerance = 1e-13)
+  }
+  expect_error(rnormGpu(4, s, Nglobal = c(2, 3)), "multiple of 2")
   expect_error(runifGpu(10, s, Nglobal = c(8, 4)), "must equal or exceed the number of work items")
   expect_output(runifGpu(3, s, verbose = 2), "global sizes")
   e <- rexpGpu(c(20, 10), rate = 1, streams = s, Nglobal = c(4, 2), type = "float")

@@ -176,3 +176,32 @@ test_that("plotEnrichmentData's extremes are the ES; plotGseaTable returns a ggp
   ggplot2::ggsave(f, plot = p, width = 6, height = 3)
   expect_true(file.exists(f))
 })
+
+test_that("fgseaLabel gives fgsea 1.31.6's ES and, within Monte Carlo error, its NES and p", {
+  skip_without_python()
+  # fgsea 1.31.6 itself on this input (the same lines with library(fgsea)):
+  # ES 0.8305419 0.1909185 0.2775565, NES 2.1774296 0.9018249 1.4295514,
+  # pval 0.0010152284 0.7248459959 0.0009920635 for up, a, b
+  set.seed(7)
+  mat <- matrix(stats::rnorm(1000 * 20), 1000, 20)
+  labels <- rep(1:2, c(10, 10))
+  rownames(mat) <- as.character(seq_len(nrow(mat)))
+  mat[1:40, 11:20] <- mat[1:40, 11:20] + 1
+  pathways <- list(up = as.character(1:40), a = sample(rownames(mat), 100),
+                   b = sample(rownames(mat), 200))
+  set.seed(3)
+  r <- fgseaLabel(pathways, mat, labels, nperm = 2000, minSize = 15, maxSize = 500)
+  expect_named(r, c("pathway", "pval", "padj", "ES", "NES", "nMoreExtreme", "size",
+                    "leadingEdge"))
+  expect_identical(r$pathway, c("up", "a", "b"))
+  expect_equal(r$ES, c(0.8305419, 0.1909185, 0.2775565), tolerance = 1e-6)
+  expect_equal(r$NES, c(2.1774296, 0.9018249, 1.4295514), tolerance = 0.03)
+  expect_lt(abs(r$pval[2] - 0.7248460), 4 * sqrt(0.725 * 0.275 / 1000))
+  expect_true(all(r$pval[c(1, 3)] < 0.005))
+  # the ES is calcGseaStat's on the genes ranked by their correlation with the labels
+  corr <- sort(stats::cor(t(mat), labels)[, 1], decreasing = TRUE)
+  expect_equal(r$ES[1], calcGseaStat(corr, match(pathways$up, names(corr))), tolerance = 1e-9)
+  set.seed(3)
+  expect_identical(fgseaLabel(pathways, mat, labels, nperm = 2000, minSize = 15)$pval, r$pval)
+  expect_equal(nrow(fgseaLabel(pathways, mat, labels, nperm = 10, minSize = 300)), 0)
+})
