@@ -231,6 +231,8 @@ calcGseaStat <- function(stats, selectedStats, gseaParam = 1, returnAllExtremes 
   scoreType <- match.arg(scoreType)
   S <- sort(selectedStats)
   if (anyDuplicated(S)) stop("selectedStats must not repeat a position", call. = FALSE)
+  if (length(S) && (S[1] < 1 || S[length(S)] > length(stats) || any(S != round(S))))
+    stop("selectedStats must be positions in stats (1 to ", length(stats), ")", call. = FALSE)
   m <- length(S)
   N <- length(stats)
   if (m == N) stop("GSEA statistic is not defined when all genes are selected", call. = FALSE)

@@ -29,6 +29,7 @@ coord_matrix <- function(coords) {
 #' @param params matrix with columns range, shape, variance, nugget, anisoRatio, anisoAngleRadians (named, or in that order).
 #' @param type "double" or "float".
 #' @param layout "stacked" (gpuRandom's: a (k n) x n matrix, rows (i - 1) n + 1 to i n the i-th parameter set's matrix) or "array" (an array dim c(k, n, n), as \code{cholBatch} takes it).
+#' @param ... nothing: gpuRandom's in-place form \code{maternBatch(var, coords, param, Nglobal, Nlocal)} is refused with oclstat's form in the message.
 #' @return A (k n) x n matrix, or an array dim c(k, n, n), for k = nrow(params).
 #' @examples
 #' if (oclstat_available()) {
@@ -39,7 +40,10 @@ coord_matrix <- function(coords) {
 #' }
 #' @export
 maternBatch <- function(coords, params, type = c("double", "float"),
-                        layout = c("stacked", "array")) {
+                        layout = c("stacked", "array"), ...) {
+  if (...length() || !is.character(type))
+    in_place_form("maternBatch(var, coords, param, Nglobal, Nlocal)",
+                  "V <- maternBatch(coords, params)")
   layout <- match.arg(layout)
   A <- call_adapter("maternBatch", list(coords = to_py_array(coord_matrix(coords), "coords"),
                                         params = to_py_array(param_matrix(params), "params"),
@@ -47,6 +51,14 @@ maternBatch <- function(coords, params, type = c("double", "float"),
   if (layout == "array") return(A)
   d <- dim(A)
   matrix(aperm(A, c(2, 1, 3)), d[1] * d[2], d[3])
+}
+
+# gpuRandom's forms that fill gpuR matrices in place cannot work on R matrices (R copies):
+# a clear error with oclstat's form, never a silently unfilled matrix.
+in_place_form <- function(theirs, ours) {
+  stop(theirs, " is gpuRandom's form, which fills gpuR vclMatrix arguments in place; R ",
+       "matrices cannot be filled in place: in oclstat the result is returned: ", ours,
+       call. = FALSE)
 }
 
 as_batch <- function(A) {
@@ -60,13 +72,17 @@ as_batch <- function(A) {
 #'
 #' A = L diag(D) L^T for every matrix of the batch; an error names the first matrix and pivot that is not positive.
 #' @param A an n x n matrix or an array dim c(batch, n, n) of symmetric positive definite matrices.
+#' @param ... nothing: gpuRandom's in-place form \code{cholBatch(A, D, numbatchD, Nglobal, Nlocal, NlocalCache)} is refused with oclstat's form in the message.
 #' @return list(L = unit lower triangular array c(batch, n, n), D = batch x n matrix, logdet).
 #' @examples
 #' if (oclstat_available()) {
 #'   cholBatch(matrix(c(4, 2, 2, 3), 2))$D
 #' }
 #' @export
-cholBatch <- function(A) {
+cholBatch <- function(A, ...) {
+  if (...length())
+    in_place_form("cholBatch(A, D, numbatchD, Nglobal, Nlocal, NlocalCache)",
+                  "r <- cholBatch(A); r$L; r$D")
   call_adapter("cholBatch", list(A = to_py_array(as_batch(A), "A")))
 }
 

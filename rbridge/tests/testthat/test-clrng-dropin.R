@@ -96,3 +96,14 @@ test_that("createStreamsCpu(n, initial) as gpuRandom; qqnormGpu(type =), logfact
   x <- matrix(c(3, 1, 4, 1, 5, 9), 2)
   expect_equal(logfactSum(x, Nglobal = c(4, 2)), sum(lfactorial(x)), tolerance = 1e-12)
 })
+
+test_that("gpuRandom's in-place maternBatch and cholBatch forms are refused with oclstat's form", {
+  xy <- cbind(c(0, 1, 0.5), c(0, 0, 1))
+  p <- rbind(c(0.3, 1.5, 1, 0, 1, 0))
+  V <- matrix(0, 3, 3)
+  expect_error(maternBatch(V, xy, p, c(64, 8), c(8, 8)), "V <- maternBatch\\(coords, params\\)")
+  expect_error(maternBatch(var = V, coords = xy, param = p), "fills gpuR vclMatrix")
+  expect_error(cholBatch(V, matrix(0, 1, 3), 1, c(64, 8), c(8, 8), 2), "r <- cholBatch\\(A\\)")
+  skip_without_python()
+  expect_equal(dim(maternBatch(xy, p)), c(3L, 3L))
+})

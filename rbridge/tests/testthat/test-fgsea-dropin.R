@@ -35,6 +35,8 @@ test_that("calcGseaStat gives fgsea's published scores and leading edges", {
   le <- calcGseaStat(10:-10, c(10, 16:21), returnLeadingEdge = TRUE)$leadingEdge
   expect_true(21 %in% le && !(10 %in% le))
   expect_error(calcGseaStat(1:3, 1:3), "all genes are selected")
+  expect_error(calcGseaStat(1:3, c(1, 5)), "positions in stats")
+  expect_error(calcGseaStat(1:3, c(1, 1)), "repeat")
   set.seed(42)
   s <- sort(rnorm(100), decreasing = TRUE)
   pick <- sample(100, 10)
