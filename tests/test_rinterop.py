@@ -65,7 +65,7 @@ def test_registered_functions_equal_python(R):
         "rep(c('a', 'b'), each = 3), list(s = paste0('G', 1:20)), nperm = 50L, "
         "minSize = 5L, seed = 1L)"))
     assert list(res.columns) == ["pathway", "pval", "padj", "ES", "NES", "size", "leadingEdge",
-                                 "FDR", "FWER"]                  # as the R package's gsea()
+                                 "FDR", "FWER", "nMoreExtreme"]  # as the R package's gsea()
     assert res["pathway"].tolist() == ["s"] and 0 <= res["pval"][0] <= 1
 
 

@@ -45,7 +45,7 @@ readGmt <- function(path) {
 #' @param seed an integer or six integers.
 #' @param permutation \code{"phenotype"} (permute the labels) or \code{"gene_set"} (random gene sets of each set's size; Broad advises it for fewer than 7 samples per class, with an FDR cut of 5\%).
 #' @param classes NULL (the two levels of \code{labels}), \code{c(A, B)}, or Broad's \code{"A_versus_B"} (samples of other classes left out) or \code{"A_versus_REST"} (every other class is B), for labels of more than two classes.
-#' @return A data.frame like fgsea's: pathway, pval, padj (BH), ES, NES, size, leadingEdge, plus Broad's FDR and FWER.
+#' @return A data.frame like fgsea's: pathway, pval, padj (BH), ES, NES, size, leadingEdge, plus Broad's FDR and FWER, and nMoreExtreme (the null ES of the set's sign at least as extreme: pval is (nMoreExtreme + 1) / (those of its sign + 1)).
 #' @examples
 #' if (oclstat_available()) {
 #'   expr <- matrix(rnorm(3000), 300, dimnames = list(paste0("G", 1:300), NULL))
@@ -99,13 +99,10 @@ gsea <- function(expr, labels, geneSets, nperm = 1000, metric = NULL, weight = 1
   if (!is.list(geneSets) || is.null(names(geneSets)) || any(names(geneSets) == ""))
     stop("geneSets must be a named list of character vectors", call. = FALSE)
   sets <- lapply(geneSets, function(g) as.list(as.character(g)))
-  res <- call_adapter("gsea", list(expr = to_py_array(expr, "expr"), labels = py_labels,
-                                   geneSets = reticulate::dict(sets),
-                                   nperm = py_int(nperm, "nperm"), metric = metric,
-                                   weight = as.double(weight),
-                                   minSize = py_int(minSize, "minSize"),
-                                   maxSize = py_int(maxSize, "maxSize"), seed = py_seed(seed),
-                                   permutation = permutation, classes = classes))
-  res$nMoreExtreme <- NULL                 # fgseaLabel's column (rbridge/R/fgsea.R)
-  res
+  call_adapter("gsea", list(expr = to_py_array(expr, "expr"), labels = py_labels,
+                            geneSets = reticulate::dict(sets), nperm = py_int(nperm, "nperm"),
+                            metric = metric, weight = as.double(weight),
+                            minSize = py_int(minSize, "minSize"),
+                            maxSize = py_int(maxSize, "maxSize"), seed = py_seed(seed),
+                            permutation = permutation, classes = classes))
 }

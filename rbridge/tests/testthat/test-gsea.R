@@ -12,7 +12,7 @@ test_that("gsea equals Python's gsea for the same seed, shaped like fgsea", {
   d <- make_data()
   r <- gsea(d$expr, d$labels, d$sets, nperm = 500, minSize = 10, seed = 8)
   expect_named(r, c("pathway", "pval", "padj", "ES", "NES", "size", "leadingEdge", "FDR",
-                    "FWER"))
+                    "FWER", "nMoreExtreme"))
   ref <- py()$gsea(oclstat:::to_py_array(d$expr), as.list(as.character(d$labels)),
                    reticulate::dict(lapply(d$sets, as.list)), n_resamples = 500L, min_size = 10L,
                    seed = 8L, classes = reticulate::tuple("tumour", "normal"))
@@ -22,6 +22,7 @@ test_that("gsea equals Python's gsea for the same seed, shaped like fgsea", {
   expect_identical(r$NES, unlist(cols$nes))
   expect_identical(r$pval, unlist(cols$pval))
   expect_identical(r$FDR, unlist(cols$fdr))
+  expect_identical(r$nMoreExtreme, as.double(unlist(cols$n_more)))
   up <- r[r$pathway == "up", ]
   expect_gt(up$NES, 1.5)
   expect_lt(up$pval, 0.01)
