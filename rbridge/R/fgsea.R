@@ -9,10 +9,7 @@ fgsea_stats <- function(stats, scoreType) {
   if (!is.numeric(stats)) stop("stats must be a named numeric vector", call. = FALSE)
   universe <- names(stats)
   if (is.null(universe)) stop("stats should be named (names are gene identifiers)", call. = FALSE)
-  if (anyNA(universe)) stop("NAs in names(stats) are not allowed", call. = FALSE)
-  if (any(universe == "")) stop("Empty strings are not allowed in names(stats)", call. = FALSE)
-  if (anyDuplicated(universe))
-    stop("Duplicate values in names(stats) not allowed", call. = FALSE)
+  check_gene_ids(universe, "names(stats)")
   if (any(!is.finite(stats)))
     stop("Not all stats values are finite numbers", call. = FALSE)
   ties <- sum(duplicated(stats[stats != 0]))
@@ -24,6 +21,13 @@ fgsea_stats <- function(stats, scoreType) {
     warning("All values in the stats vector are greater than zero and scoreType is \"std\", ",
             "maybe you should switch to scoreType = \"pos\".", call. = FALSE)
   invisible(stats)
+}
+
+# fgsea's refusals of gene identifiers (`what`: how the caller named them).
+check_gene_ids <- function(ids, what) {
+  if (anyNA(ids)) stop("NAs in ", what, " are not allowed", call. = FALSE)
+  if (any(ids == "")) stop("Empty strings are not allowed in ", what, call. = FALSE)
+  if (anyDuplicated(ids)) stop("Duplicate values in ", what, " not allowed", call. = FALSE)
 }
 
 # The pathways fgsea keeps: genes matched to names(stats) (duplicates and unknown genes
@@ -339,9 +343,7 @@ writeGmtPathways <- function(pathways, gmt.file) {
 #' fora(list(a = c("1", "2", "10")), genes = paste(1:5), universe = paste(1:10))
 #' @export
 fora <- function(pathways, genes, universe, minSize = 1, maxSize = length(universe) - 1) {
-  if (anyNA(universe)) stop("NAs in universe are not allowed", call. = FALSE)
-  if (any(universe == "")) stop("Empty strings are not allowed in universe", call. = FALSE)
-  if (anyDuplicated(universe)) stop("Duplicate values in universe not allowed", call. = FALSE)
+  check_gene_ids(universe, "universe")
   if (!all(genes %in% universe)) {
     warning("Not all of the input genes belong to the universe, such genes were removed",
             call. = FALSE)

@@ -140,6 +140,8 @@ test_that("fora is the one-sided hypergeometric test (phyper), with fgsea's tabl
                     "overlapGenes"))
   expect_equal(nrow(fora(list(p = c("11", "12")), paste(1:5), paste(1:10))), 0)
   expect_warning(fora(list(a = paste(1:3)), c("1", "99"), paste(1:10)), "universe")
+  expect_error(fora(list(a = "1"), "1", c(paste(1:9), "1")), "Duplicate values in universe")
+  expect_error(fora(list(a = "1"), "1", c(paste(1:9), NA)), "NAs in universe")
   # fgsea 1.39.4 itself, on this case (library(fgsea); the same four lines):
   # fora pvals 2.059093e-15 8.528553e-13 8.141609e-12 1 for b, a, d, c; collapsePathwaysORA:
   # mainPathways b, d; parentPathways c(b = NA, a = "b", d = NA, c = "b")
@@ -206,4 +208,7 @@ test_that("fgseaLabel gives fgsea 1.31.6's ES and, within Monte Carlo error, its
   set.seed(3)
   expect_identical(fgseaLabel(pathways, mat, labels, nperm = 2000, minSize = 15)$pval, r$pval)
   expect_equal(nrow(fgseaLabel(pathways, mat, labels, nperm = 10, minSize = 300)), 0)
+  expect_error(fgseaLabel(pathways, unname(mat), labels, nperm = 10), "row names")
+  expect_error(fgseaLabel(pathways, mat, labels[-1], nperm = 10), "20 numbers")
+  expect_error(fgseaLabel(pathways, mat, labels, nperm = 0), "nperm must be >= 1")
 })
