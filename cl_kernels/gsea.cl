@@ -16,7 +16,8 @@
  *   gsea_rank        one work-group per permutation ranks the genes (descending metric; equal
  *                    values: the larger gene index first) by a bucket count on the metric range
  *                    and exact comparisons inside each bucket: rank[g] and order[r]; it also
- *                    writes the permutation's weight exponent wexp[p] (below).
+ *                    writes the permutation's weight exponent wexp[p] (below). With RANKED
+ *                    (the pairs schedule) only the genes of some set get their rank.
  *   gsea_es_pairs    GPUs: one work-group per (pack of sets, permutation); member j of set s
  *                    gets its position among the members from pairwise rank comparisons.
  *   gsea_es_walk     CPUs: one work-item per permutation walks the genes in rank order and
@@ -39,7 +40,8 @@
  * ranking key of 4 is the ratio, log2 is applied for the weight only; continuous profiles:
  * 6 pearson, 7 cosine, 8 manhattan, 9 euclidean, Broad's definitions), WEIGHT_MODE (0: p = 0, 1: p = 1, 2: p = 2,
  * 3: p = 1.5, 4: pow(|m|, WEIGHT_P)), PPI (permutations per work-item in gsea_metric),
- * NB (buckets in gsea_rank, a power of two at least the work-group size), WEIGHT_BITS (digits of the
+ * NB (buckets in gsea_rank, a power of two at least the work-group size), RANKED (1: gsea_rank
+ * ranks only the genes listed in wanted), WEIGHT_BITS (digits of the
  * largest fixed-point weight: sums over every gene stay below 2^62).
  */
 #include <oclstat/real.clh>
@@ -108,7 +110,12 @@ inline REAL gsea_metric_value(const REAL sa, const REAL qa, const REAL sb, const
 }
 
 /* key[p * n_genes + g] for permutations p0 .. p0 + PPI - 1; xt is the centred expression,
- * sample-major (xt[s * n_genes + g]), centre[g] the gene means taken out. */
+ * sample-major (xt[s * n_genes + g]), centre[g] the gene means taken out. Each sample goes to
+ * the sums of its class only: the sums are those of the label matrix product (sample order,
+ * the other class's terms exact zeros), with half its additions. A work-group shares its
+ * permutations, so the test of a label bit branches the same way in every work-item.
+ * (Measured on an H100, benchmarks/RESULTS.md: PPI 8, and work-groups sharing each block of
+ * expression through local memory, were both slower than this.) */
 __kernel void gsea_metric(__global const REAL *xt, __global const REAL *centre,
                           __global const uint *labels, const uint n_genes, const uint n,
                           const uint n_a, const uint n_words, const uint n_perm,
@@ -118,25 +125,34 @@ __kernel void gsea_metric(__global const REAL *xt, __global const REAL *centre,
     const uint p0 = get_global_id(1) * PPI;
     if (g >= n_genes || p0 >= n_perm) return;
     REAL sa[PPI], qa[PPI], sb[PPI], qb[PPI];
-    uint row[PPI];
+    uint row[PPI], word[PPI];
+#pragma unroll
     for (uint k = 0; k < PPI; k++) {
         sa[k] = qa[k] = sb[k] = qb[k] = (REAL)0;
         row[k] = min(p0 + k, n_perm - 1u) * n_words;
     }
-    for (uint s = 0; s < n; s++) {
-        const REAL x = xt[(ulong)s * n_genes + g];
-        const REAL xx = x * x;
-        const uint w = s >> 5, bit = s & 31u;
-        for (uint k = 0; k < PPI; k++) {
-            const int in_a = (labels[row[k] + w] >> bit) & 1u;
-            const REAL xa = in_a ? x : (REAL)0, xxa = in_a ? xx : (REAL)0;
-            sa[k] += xa;
-            qa[k] += xxa;
-            sb[k] += x - xa;
-            qb[k] += xx - xxa;
+    for (uint w = 0; w < n_words; w++) {
+#pragma unroll
+        for (uint k = 0; k < PPI; k++) word[k] = labels[row[k] + w];
+        const uint end = min(n, (w + 1u) << 5);
+        for (uint s = w << 5; s < end; s++) {
+            const REAL x = xt[(ulong)s * n_genes + g];
+            const REAL xx = x * x;
+            const uint bit = s & 31u;
+#pragma unroll
+            for (uint k = 0; k < PPI; k++) {
+                if ((word[k] >> bit) & 1u) {
+                    sa[k] += x;
+                    qa[k] += xx;
+                } else {
+                    sb[k] += x;
+                    qb[k] += xx;
+                }
+            }
         }
     }
     const REAL na = (REAL)n_a, nb = (REAL)(n - n_a), c = centre[g];
+#pragma unroll
     for (uint k = 0; k < PPI; k++) {
         if (p0 + k < n_perm)
             key[(ulong)(p0 + k) * n_genes + g] =
@@ -245,8 +261,8 @@ inline long gsea_weight_fixed(const REAL k, const int wexp)
 
 __kernel void gsea_rank(__global const REAL *key, const uint n_genes, __global uint *slots,
                         __global REAL *slot_key, __global uint *rank, __global uint *order,
-                        __global int *wexp,
-                        __local uint *hist, __local uint *cursor, __local uint *part,
+                        __global int *wexp, __global const uint *wanted,
+                        const uint n_wanted, __local uint *hist, __local uint *cursor, __local uint *part,
                         __local REAL *lo_hi)
 {
     const uint p = get_group_id(0), lid = get_local_id(0), L = get_local_size(0);
@@ -313,8 +329,15 @@ __kernel void gsea_rank(__global const REAL *key, const uint n_genes, __global u
     }
     barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
 
-    /* cursor[b] is now the end of bucket b; rank = start + members that come first */
+    /* cursor[b] is now the end of bucket b; rank = start + members that come first. RANKED:
+     * only the genes of wanted[0 .. n_wanted) get a rank (the ES pairs read the set members'
+     * ranks alone); else every gene gets its rank and its place in order. */
+#if RANKED
+    for (uint i = lid; i < n_wanted; i += L) {
+        const uint g = wanted[i];
+#else
     for (uint g = lid; g < n_genes; g += L) {
+#endif
         const REAL v = key[base + g];
         const uint b = gsea_bucket(v, hi, scale);
         const uint end = cursor[b], start = end - hist[b];
@@ -324,7 +347,9 @@ __kernel void gsea_rank(__global const REAL *key, const uint n_genes, __global u
             r += (w > v) || (w == v && slots[base + q] > g);
         }
         rank[base + g] = r;
+#if !RANKED
         order[base + r] = g;
+#endif
     }
 }
 

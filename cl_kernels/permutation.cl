@@ -28,6 +28,10 @@
  *                  steps in a small ring), so the table goes through the cache once per sweep;
  *                  the loops over s are contiguous and vectorise.
  *
+ * Then permutation_tails sums each feature's tails against its observed statistic on the
+ * device (fp64 builds), so only five numbers per feature come back; permutation_last_row
+ * copies the null itself out when it is asked for (and for the float-pair builds).
+ *
  * Build defines: REAL=double, or REAL=float with GREEN_WIDE on a device without fp64: then each
  * entry is a float2 (m, e) worth m 2^e, the exponent an integer held in a float, so the range
  * is unbounded while the arithmetic (products, sums, frexp, ldexp: correctly rounded or exact)
@@ -249,3 +253,49 @@ __kernel void permutation_last_row(GREEN_PARTS(p), const uint per_part, __global
     const ulong f = g / row_len, s = g % row_len;
     out[g] = GREEN_ROW(p, f, k)[s];
 }
+
+#ifndef GREEN_WIDE
+/* Five sums of feature f's null (row k; P(subset sum = s)) against its observed x-sum,
+ * where the x-sum of subset sum s is s when x is the subset drawn, else total[f] - s:
+ *   sums[5 f + 0]  P(x-sum < observed)    sums[5 f + 3]  P(far > far of observed)
+ *   sums[5 f + 1]  P(x-sum = observed)    sums[5 f + 4]  P(far = far of observed)
+ *   sums[5 f + 2]  P(x-sum > observed)
+ * with far = |(m + n) x-sum - m total| (coin's distance from the mean, in exact integers).
+ * Each tail is a sum of its own terms, so small tail probabilities keep their precision. One
+ * work-group of GREEN_TAIL_LANES work-items per feature: lane l adds the sums s = l,
+ * l + GREEN_TAIL_LANES, ... in order, then a fixed tree joins the lanes: the same bits on
+ * every device and in either schedule, and the null table need not leave the device. */
+__kernel void permutation_tails(GREEN_PARTS(p), const uint per_part, const uint k,
+                                const ulong row_len, const ulong n_features,
+                                __global const long *observed, __global const long *total,
+                                const uint x_drawn, const long m, const long mn,
+                                __global REAL *sums, __local REAL *part)
+{
+    const ulong f = get_group_id(0);
+    const uint lid = get_local_id(0);
+    if (f >= n_features) return;
+    __global const P_T *row = GREEN_ROW(p, f, k);
+    const long obs = observed[f], tot = total[f];
+    const long far_obs = abs(mn * obs - m * tot);
+    REAL acc[5] = {(REAL)0, (REAL)0, (REAL)0, (REAL)0, (REAL)0};
+    for (ulong s = lid; s < row_len; s += GREEN_TAIL_LANES) {
+        const REAL q = row[s];
+        const long x = x_drawn ? (long)s : tot - (long)s;
+        const long far = abs(mn * x - m * tot);
+        acc[0] += x < obs ? q : (REAL)0;
+        acc[1] += x == obs ? q : (REAL)0;
+        acc[2] += x > obs ? q : (REAL)0;
+        acc[3] += far > far_obs ? q : (REAL)0;
+        acc[4] += far == far_obs ? q : (REAL)0;
+    }
+    for (uint t = 0; t < 5u; t++) part[t * GREEN_TAIL_LANES + lid] = acc[t];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint step = GREEN_TAIL_LANES / 2; step > 0u; step >>= 1) {
+        if (lid < step)
+            for (uint t = 0; t < 5u; t++)
+                part[t * GREEN_TAIL_LANES + lid] += part[t * GREEN_TAIL_LANES + lid + step];
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    if (lid < 5u) sums[5 * f + lid] = part[lid * GREEN_TAIL_LANES];
+}
+#endif

@@ -33,6 +33,10 @@ EPI_MAX_COVARIATES = 16
 #: Buffers one feature's permutation-test programme may be spread over.
 GREEN_MAX_PARTS = 4
 
+#: Work-items that sum one feature's null tails (permutation_tails): a fixed order of the sums,
+#: so the p-values are the same bits on every device and in either schedule.
+GREEN_TAIL_LANES = 64
+
 KERNEL_DEFINES = {
     "MRG31K3P_M1": MRG31K3P_M1,
     "MRG31K3P_M2": MRG31K3P_M2,
@@ -43,4 +47,5 @@ KERNEL_DEFINES = {
     "TC_KCHUNK": TC_KCHUNK,
     "EPI_LANES": EPI_LANES,
     "GREEN_MAX_PARTS": GREEN_MAX_PARTS,
+    "GREEN_TAIL_LANES": GREEN_TAIL_LANES,
 }

@@ -349,6 +349,50 @@ def test_distance_rule_equals_its_definition_on_the_null(rt):
             assert res.pvalue[f] == pytest.approx(want, rel=1e-12)
 
 
+def _pvalues_from_table(res, f, alternative, two_sided, mid_p):
+    """One feature's p-value summed in numpy from the null table return_null gives."""
+    null = res.null_distribution[f]
+    values = res.null_offset[f] + np.arange(null.size)
+    t = res.statistic[f]
+    eq = null[values == t].sum()
+    le = null[values <= t].sum() - (0.5 * eq if mid_p else 0.0)
+    ge = null[values >= t].sum() - (0.5 * eq if mid_p else 0.0)
+    if alternative == "less":
+        return le
+    if alternative == "greater":
+        return ge
+    if two_sided == "double":
+        return min(1.0, 2 * min(le, ge))
+    mean = null @ values                                               # E T
+    far, obs = np.abs(values - mean), abs(t - mean)
+    return null[far > obs + 1e-9].sum() + (0.5 if mid_p else 1.0) * \
+        null[np.abs(far - obs) <= 1e-9].sum()
+
+
+@pytest.mark.parametrize(("m", "n"), [(6, 11), (11, 6)])
+def test_tails_summed_on_the_device_equal_the_hosts(rt, m, n):
+    """fp64 devices sum each feature's tails there (permutation_tails): every alternative and
+    two-sided rule, mid-p or not, x drawn (m <= n) or y drawn, equals numpy's sums over the
+    null table that return_null brings back, and the bits do not depend on return_null. The
+    planted feature puts p deep in a tail, where it keeps its relative precision."""
+    rng = np.random.default_rng(31)
+    x = rng.integers(0, 15, size=(6, m))
+    y = rng.integers(0, 15, size=(6, n))
+    x[0], y[0] = 40 + np.arange(m), np.arange(n)            # p = 1 / C(m + n, m)
+    for alternative in ("two-sided", "less", "greater"):
+        for two_sided in ("double", "distance"):
+            for mid_p in (False, True):
+                kw = dict(alternative=alternative, two_sided=two_sided, mid_p=mid_p, device=rt)
+                full = oclstat.permutation_test(x, y, return_null=True, **kw)
+                lean = oclstat.permutation_test(x, y, **kw)
+                np.testing.assert_array_equal(full.pvalue, lean.pvalue)
+                want = [_pvalues_from_table(full, f, alternative, two_sided, mid_p)
+                        for f in range(6)]
+                np.testing.assert_allclose(full.pvalue, want, rtol=1e-12, atol=0)
+    deep = oclstat.permutation_test(x, y, alternative="greater", device=rt).pvalue[0]
+    assert deep == pytest.approx(1 / math.comb(m + n, m), rel=1e-13)
+
+
 def test_one_matrix_and_group_labels(rt):
     import pandas as pd
 

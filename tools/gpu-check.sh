@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Everything that needs a GPU, in sections, into one results file:
 #
-#   bash tools/gpu-check.sh [tests] [exercise] [bench] [headline]     (default: all four)
+#   bash tools/gpu-check.sh [tests] [exercise] [bench] [headline] [profile]
+#                                                          (default: the first four)
 #
 # tests     every `gpu`-marked test (GPU vs pocl bit-identity, the CUDA tensor-core path)
 # exercise  every capability of tests/exercise.py on the GPU against pocl
@@ -10,6 +11,8 @@
 #           256 and 1,024 windows and its scaling runs, cudaGSEA's Hallmark and C2 x 2^10..2^20,
 #           fields and profile likelihoods at 1,000..20,000 locations against cuSOLVER; each
 #           sized by a budget (about 6 minutes); needs the shared data (see below)
+# profile   Nsight Compute (ncu) on the CUDA tensor-core epistasis search (issue 52): speed of
+#           light, pipes, occupancy, stalls and memory of one launch at order 4, 256 SNPs x 65,536
 #
 # On this project's lent GPU machine: fetch the wheels here with
 # `bash ../shared/tools/gpu-wheels.sh`, copy the data with `bash tools/gpu-data.sh`, then run
@@ -76,7 +79,30 @@ EOF
   budget 60 $PY benchmarks/bench_permutation.py --device gpu --scaling 50,100,200,300,400,500 \
     --scaling-features 100 --budget 40
   budget 200 $PY benchmarks/bench_gsea.py --device gpu --ladder 12,14,16,18,20 --budget 85
+  # the ladder's kernels under the schedule's choices (metric permutations per work-item,
+  # ranking buckets), side by side
+  budget 90 $PY benchmarks/bench_gsea_kernels.py --device gpu --perms 18 --ppi 4,8 \
+    --buckets 2048,4096
   budget 100 $PY benchmarks/bench_fields_scale.py --device gpu --budget 60
+  fi
+  if want profile; then
+  echo; echo "## ncu: the CUDA tensor-core order-4 search (issue 52)"
+  # a full launch of the search (not the checks before a first search, not its small first
+  # launch)
+  printf '%s\n' 'import sys' 'sys.path.insert(0, "benchmarks")' \
+    'from bench_epistasis import generate' \
+    'from oclstat._epistasis.cuda import TensorCoreTiles, prepare, run_tiled, tile_plan' \
+    'g, y = generate(256, 65536, seed=4)' \
+    's = prepare(g, y, order=4, top=20)' 'p = tile_plan(s.n_snps, 4)' \
+    'run_tiled(s, TensorCoreTiles(s, p, check=False).launch, p, None)' > /tmp/oclstat-tc.py
+  budget 150 ncu --target-processes all --kernel-name epistasis_tc_search --launch-skip 1 \
+    --launch-count 1 \
+    --section SpeedOfLight --section ComputeWorkloadAnalysis --section Occupancy \
+    --section MemoryWorkloadAnalysis --section LaunchStats --section InstructionStats \
+    --section SchedulerStats --section WarpStateStats --metrics \
+sm__pipe_tensor_op_imma_cycles_active.avg.pct_of_peak_sustained_active,\
+sm__inst_executed_pipe_tensor_op_imma.sum,sm__ops_path_tensor_op_bmma_src_int1.sum \
+    $PY /tmp/oclstat-tc.py
   fi
 } 2>&1 | tee "$out"
 echo "results: $out"

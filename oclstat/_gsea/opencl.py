@@ -45,7 +45,10 @@ _METRIC_CODE = {
 }
 
 
-PPI = 4          # permutations per work-item in gsea_metric
+#: Permutations per work-item in gsea_metric (each expression value is read once for PPI of
+#: them). 8 measured slower than 4 on an H100 (Hallmark x 2^20: metric 2.21 s against 1.65 s;
+#: 109 registers against 68, benchmarks/RESULTS.md), and 4 is the CPUs' choice too.
+PPI = 4
 
 
 NB_MIN = 2048    # buckets per permutation in gsea_rank: at least this, about 4 genes per
@@ -78,12 +81,13 @@ class _Plan:
         real = np.dtype(dtype)
         self.real = real
         mode, wp = _weight_mode(weight)
+        self.ppi = PPI
         self.defines = {
             **rt.real_defines(real),
             "METRIC": _METRIC_CODE[metric],
             "WEIGHT_MODE": mode,
             "WEIGHT_P": wp,
-            "PPI": PPI,
+            "PPI": self.ppi,
             "NB": self._buckets(rt, values.shape[0]),
             "WEIGHT_BITS": weight_bits(values.shape[0]),
         }
@@ -106,10 +110,15 @@ class _Plan:
             self.centre = rt.to_device(centre.astype(real), writable=False)
         self.set_size = rt.to_device(np.array([s.size for s in sets], dtype=_U32), writable=False)
         self.schedule = self._choose(sets)
+        self.defines["RANKED"] = int(self.schedule == "pairs")
         if self.schedule == "pairs":
             self._pack(sets)
+            wanted = np.unique(np.concatenate([s.astype(_U32) for s in sets]))
         else:
             self._gene_index(sets)
+            wanted = np.zeros(1, dtype=_U32)     # every gene is ranked
+        self.n_wanted = wanted.size if self.schedule == "pairs" else 0
+        self.wanted = rt.to_device(wanted, writable=False)
         self.n_resamples = n_resamples
         self.batch = self._batch_size()
 
@@ -167,7 +176,8 @@ class _Plan:
 
     def _batch_size(self) -> int:
         r = self.real.itemsize
-        per_perm = self.n_genes * (2 * r + 12) + self.n_words * 4 + self.n_sets * r
+        index_bytes = 12 if self.schedule == "walk" else 8     # rank, slots (and order)
+        per_perm = self.n_genes * (2 * r + index_bytes) + self.n_words * 4 + self.n_sets * r
         if self.profile:
             per_perm += self.n * 4
         if self.schedule == "walk":
@@ -175,8 +185,8 @@ class _Plan:
         limit = self.rt.max_items(per_perm, fraction=0.25)
         by_buffer = self.rt.info.max_alloc // max(self.n_genes * max(r, 4), self.n_sets * r)
         cap = 32768 if self.rt.gpu_schedule else 4096
-        size = max(PPI, min(self.n_resamples, limit, by_buffer, cap))
-        return -(-size // PPI) * PPI
+        size = max(self.ppi, min(self.n_resamples, limit, by_buffer, cap))
+        return -(-size // self.ppi) * self.ppi
 
     # -- kernels ----------------------------------------------------------------------------
 
@@ -191,7 +201,8 @@ class _Plan:
         self.labels = rt.empty(pb * (self.n if self.profile else self.n_words) * 4)
         self.key = rt.empty(pb * g * r)
         self.rank = rt.empty(pb * g * 4)
-        self.order = rt.empty(pb * g * 4)
+        # the walk reads the genes in rank order; the pairs read the members' ranks alone
+        self.order = rt.empty(pb * g * 4 if self.schedule == "walk" else 4)
         self.slots = rt.empty(pb * g * 4)
         self.slot_key = rt.empty(pb * g * r)
         self.wexp = rt.empty(pb * 4)
@@ -209,19 +220,20 @@ class _Plan:
         if self.profile:
             rt.launch(self.kernel("shuffle"), count, states, _U64(first), _U32(self.n),
                       self.labels, _U32(count))
-            rt.launch_nd(self.kernel("metric_profile"), (g, -(-count // PPI)), (lg, 1),
+            rt.launch_nd(self.kernel("metric_profile"), (g, -(-count // self.ppi)), (lg, 1),
                          self.xt, self.centre, self.template, self.labels, _U32(g),
                          _U32(self.n), _U32(count), self.key)
         else:
             rt.launch(self.kernel("labels"), count, states, _U64(first), _U32(self.n),
                       _U32(self.n_a), _U32(self.n_words), self.labels, _U32(count))
-            rt.launch_nd(self.kernel("metric"), (g, -(-count // PPI)), (lg, 1), self.xt,
+            rt.launch_nd(self.kernel("metric"), (g, -(-count // self.ppi)), (lg, 1), self.xt,
                          self.centre, self.labels, _U32(g), _U32(self.n), _U32(self.n_a),
                          _U32(self.n_words), _U32(count), self.key)
         nb = self.defines["NB"]
         lr = min(self.local("rank", 256), nb)
         rt.launch_nd(self.kernel("rank"), (count * lr,), (lr,), self.key, _U32(g),
                      self.slots, self.slot_key, self.rank, self.order, self.wexp,
+                     self.wanted, _U32(self.n_wanted),
                      local(4 * nb), local(4 * nb), local(4 * lr),
                      local(2 * lr * self.real.itemsize))
         if self.schedule == "pairs":

@@ -5,15 +5,20 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._constants import GREEN_TAIL_LANES
 from .._progress import Progress
 from .._validation import check_host_memory
 from .plan import _U32, _U64, _plan
-from .tails import _tail_pvalues
+from .tails import _null_of_x, _pvalues_from_sums, _tail_pvalues, _x_sum_base
 
 
-def _null_batches(rt, scores: np.ndarray, k: int, plan: dict, progress):
+def _null_batches(rt, scores: np.ndarray, k: int, plan: dict, progress, tails=None,
+                  want_table: bool = True):
     """P(sum of a random k-subset of row f = s) for the features, a batch at a time: yields
-    (first feature, probabilities (batch, row length) float64)."""
+    (first feature, probabilities (batch, row length) float64 or None, tail sums (batch, 5) or
+    None). ``tails`` (fp64 devices): the arguments of permutation_tails (observed and total
+    x-sums of every feature, whether x is the subset drawn, m, m + n), whose five sums per
+    feature are then computed on the device; the table comes back only with ``want_table``."""
     n_features, n = scores.shape
     csum, smax, row_len, batch = plan["csum"], plan["smax"], plan["row_len"], plan["batch"]
     n_buffers = plan["n_buffers"]
@@ -55,17 +60,23 @@ def _null_batches(rt, scores: np.ndarray, k: int, plan: dict, progress):
                                   d_scores, d_csum, _U32(n), _U32(i), _U32(k), _U64(row_len),
                                   _U64(nf), _U64(width))
                         bufs.reverse()
-                last = rt.kernel("permutation.cl", "last_row", defines, options)
-                raw = np.empty((nf, row_len), dtype=entry)
-                with rt.writing_into(raw) as target:
-                    rt.launch(last, nf * row_len, *bufs[0], _U32(per_part), target, _U32(k),
-                              _U64(row_len), _U64(nf))
+                sums = None
+                if tails is not None:
+                    sums = _tail_sums(rt, bufs[0], per_part, k, row_len, f0, f1, tails, defines,
+                                      options)
+                raw = None
+                if want_table or tails is None:
+                    last = rt.kernel("permutation.cl", "last_row", defines, options)
+                    raw = np.empty((nf, row_len), dtype=entry)
+                    with rt.writing_into(raw) as target:
+                        rt.launch(last, nf * row_len, *bufs[0], _U32(per_part), target,
+                                  _U32(k), _U64(row_len), _U64(nf))
+                    if raw.dtype != np.float64:
+                        pairs = raw.view(np.float32).reshape(nf, row_len, 2)
+                        exponent = np.clip(pairs[..., 1], -10_000, 10_000).astype(np.int64)
+                        raw = np.ldexp(pairs[..., 0].astype(np.float64), exponent)
                 bar.update(nf)
-                if raw.dtype != np.float64:
-                    pairs = raw.view(np.float32).reshape(nf, row_len, 2)
-                    exponent = np.clip(pairs[..., 1], -10_000, 10_000).astype(np.int64)
-                    raw = np.ldexp(pairs[..., 0].astype(np.float64), exponent)
-                yield f0, raw
+                yield f0, raw, sums
     finally:
         for table in bufs:
             for b in table:
@@ -73,10 +84,26 @@ def _null_batches(rt, scores: np.ndarray, k: int, plan: dict, progress):
         ring.release()
 
 
+def _tail_sums(rt, table, per_part, k, row_len, f0, f1, tails, defines, options):
+    """permutation_tails over features f0 .. f1 - 1 of a batch: (f1 - f0, 5) float64."""
+    nf = f1 - f0
+    observed = rt.to_device(np.ascontiguousarray(tails["observed"][f0:f1]), False)
+    total = rt.to_device(np.ascontiguousarray(tails["total"][f0:f1]), False)
+    sums = np.empty((nf, 5))
+    kernel = rt.kernel("permutation.cl", "tails", defines, options)
+    with rt.writing_into(sums) as out:
+        rt.launch_nd(kernel, (nf * GREEN_TAIL_LANES,), (GREEN_TAIL_LANES,), *table,
+                     _U32(per_part), _U32(k), _U64(row_len), _U64(nf), observed, total,
+                     _U32(tails["x_drawn"]), np.int64(tails["m"]), np.int64(tails["mn"]), out,
+                     rt.local_memory(5 * GREEN_TAIL_LANES * 8))
+    return sums
+
+
 def device_pvalues(rt, scores: np.ndarray, m: int, n: int, alternative: str, mid_p: bool,
                    return_null: bool, progress, two_sided: str = "double"):
     """(index base, p-values, null tables or None) of the features (rows of ``scores``: x's
-    ``m`` scores, then y's ``n``) on ``rt``, a batch of features at a time."""
+    ``m`` scores, then y's ``n``) on ``rt``, a batch of features at a time. On fp64 devices the
+    tails are summed there (only the tables asked for come back); else on the host."""
     k = min(m, n)
     sorted_scores = np.sort(scores, axis=1)
     plan = _plan(rt, sorted_scores, k)
@@ -85,14 +112,23 @@ def device_pvalues(rt, scores: np.ndarray, m: int, n: int, alternative: str, mid
         check_host_memory(n_features * row_len * 8, f"return_null=True ({n_features} features "
                           f"x {row_len} sums)", "leave return_null off (p-values need only a "
                           "batch at a time) or test fewer features at once")
+    x_sums = scores[:, :m].sum(axis=1, dtype=np.int64)
+    totals = scores.sum(axis=1, dtype=np.int64)
+    tails = None
+    if rt.info.fp64:
+        tails = {"observed": x_sums, "total": totals, "x_drawn": int(m <= n), "m": m,
+                 "mn": m + n}
     p = np.empty(n_features)
-    base = np.empty(n_features, dtype=np.int64)
+    base = _x_sum_base(sorted_scores, totals, m, n)
     null_x = np.empty((n_features, row_len)) if return_null else None
-    for f0, probs in _null_batches(rt, sorted_scores, k, plan, progress):
-        f1 = f0 + len(probs)
-        base[f0:f1], null_b, p[f0:f1] = _tail_pvalues(probs, sorted_scores[f0:f1],
-                                                      scores[f0:f1], m, n, alternative, mid_p,
-                                                      two_sided)
+    batches = _null_batches(rt, sorted_scores, k, plan, progress, tails, return_null)
+    for f0, probs, sums in batches:
+        f1 = f0 + len(sums if probs is None else probs)
+        if sums is None:
+            p[f0:f1] = _tail_pvalues(probs, base[f0:f1], x_sums[f0:f1], totals[f0:f1], m, n,
+                                     alternative, mid_p, two_sided)
+        else:
+            p[f0:f1] = _pvalues_from_sums(sums, alternative, mid_p, two_sided)
         if return_null:
-            null_x[f0:f1] = null_b
+            null_x[f0:f1] = _null_of_x(probs, base[f0:f1], totals[f0:f1], m, n)
     return base, p, null_x
