@@ -679,6 +679,32 @@ def ssgsea_gpu(expr, gset_idx_list, tau=0.25, ssgsea_norm=True, flavor="gsva", m
                                 max_size=max_sz))
 
 
+@_r_function("zscoreGpu", "zscore",
+             renamed={"gset.idx.list": "gset_idx_list", "min.sz": "min_sz", "max.sz": "max_sz",
+                      "parallel.sz": "parallel_sz"})
+def zscore_gpu(expr, gset_idx_list, min_sz=1, max_sz=None, parallel_sz=1, verbose=True, *,
+               device=None):
+    """GSVA 1.46's ``gsva(method = "zscore")`` arguments; its sets x samples matrix.
+    parallel.sz and verbose are accepted and ignored."""
+    from ._singlesample import zscore
+
+    return _score_matrix(zscore(expr, _gene_set_list(gset_idx_list), min_size=min_sz,
+                                max_size=max_sz))
+
+
+@_r_function("plageGpu", "plage",
+             renamed={"gset.idx.list": "gset_idx_list", "min.sz": "min_sz", "max.sz": "max_sz",
+                      "parallel.sz": "parallel_sz"})
+def plage_gpu(expr, gset_idx_list, min_sz=2, max_sz=None, parallel_sz=1, verbose=True, *,
+              device=None):
+    """GSVA 1.46's ``gsva(method = "plage")`` arguments; its sets x samples matrix.
+    parallel.sz and verbose are accepted and ignored."""
+    from ._singlesample import plage
+
+    return _score_matrix(plage(expr, _gene_set_list(gset_idx_list), min_size=min_sz,
+                               max_size=max_sz))
+
+
 @_r_function("gsvaGpu", "gsva",
              renamed={"gset.idx.list": "gset_idx_list", "abs.ranking": "abs_ranking",
                       "mx.diff": "mx_diff", "min.sz": "min_sz", "max.sz": "max_sz",

@@ -188,11 +188,26 @@ ENTRIES: dict[str, Entry] = {
                    "abs_ranking": "--abs-ranking", "tau": "--tau", "mx_diff": "--no-mx-diff",
                    "tabulated": "--exact-cdf", "layer": "--layer"},
         not_in_cli=("samples",), cli_only=_FILES),
+    "zscore": Entry(
+        r="zscoreGpu",
+        r_names={"expression": "expr", "gene_sets": "gset.idx.list", "min_size": "min.sz",
+                 "max_size": "max.sz", "samples": None, "layer": None},
+        r_only=("parallel.sz", "verbose")),
+    "plage": Entry(
+        r="plageGpu",
+        r_names={"expression": "expr", "gene_sets": "gset.idx.list", "min_size": "min.sz",
+                 "max_size": "max.sz", "samples": None, "layer": None},
+        r_only=("parallel.sz", "verbose")),
     "aucell": Entry(
         cli="aucell",
         cli_names={"expression": "--expr", "gene_sets": "--gmt", "max_rank": "--max-rank",
                    "normalize": "--no-normalize", "ties": "--ties", "layer": "--layer"},
         not_in_cli=("samples",), cli_only=_FILES),
+    "ora": Entry(
+        cli="ora",
+        cli_names={"genes": "--genes", "gene_sets": "--gmt", "universe": "--universe",
+                   "overlap_genes": "--no-overlap-genes"},
+        cli_only=("--out",)),
     "collapse_pathways": Entry(
         r="collapsePathways",
         r_names={"result": "fgseaRes", "gene_sets": "pathways", "ranking": "stats",

@@ -186,6 +186,15 @@ def exercise(device=None, *, only=None) -> dict[str, np.ndarray]:
             for tabulated in (True, False):
                 out[f"singlesample.density.{tabulated}.float64"] = ss_opencl.density(
                     rt, x, tabulated=tabulated, dtype=np.float64)
+    if want("ora"):
+        rng = np.random.default_rng(23)
+        universe = [f"G{i}" for i in range(700)]
+        sets = {f"S{j}": list(rng.choice(universe, 5 + 7 * j, replace=False)) for j in range(9)}
+        lists = {f"L{i}": list(rng.choice(universe, 40 + 9 * i, replace=False))
+                 for i in range(5)}
+        table = oclstat.ora(lists, sets, universe, device=rt).table
+        out["ora.overlap"] = table["overlap"].to_numpy()
+        out["ora.pval"] = table["pval"].to_numpy()
     if want("epistasis"):
         g, missing, y = _epistasis_data()
 

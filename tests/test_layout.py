@@ -13,7 +13,7 @@ import oclstat
 
 PKG = Path(oclstat.__file__).resolve().parent
 CAPABILITIES = ("_random", "_fisher", "_permutation", "_fields", "_gsea", "_prerank",
-                "_epistasis", "_linalg", "_spatial", "_special", "_singlesample")
+                "_epistasis", "_linalg", "_spatial", "_special", "_singlesample", "_ora")
 #: Modules below every capability: they import no capability and no public face.
 #: The runtime package, from the bottom up (each module imports only lower ones).
 RUNTIME_LAYERS = [["icd", "errors", "switches", "sources"], ["device"], ["runtime"],
@@ -22,7 +22,7 @@ RUNTIME = {"oclstat._constants", "oclstat._runtime", "oclstat._validation", "ocl
            *(f"oclstat._runtime.{m}" for layer in RUNTIME_LAYERS for m in layer),
            "oclstat._readers", *(f"oclstat._readers.{m}" for m in (
                "text", "inference", "sniff", "tables", "frames", "gsea_files", "groups", "cls",
-               "bed")),
+               "gmx", "bed")),
            "oclstat._progress", "oclstat._multitest", "oclstat._scale",
            "oclstat._results", "oclstat._deprecation", "oclstat._vocabulary",
            "oclstat._docs"}
@@ -141,7 +141,9 @@ BUILDS_ON = {"_prerank": {"_gsea"},
              # the spatial models build on the fields' Matérn and LDLᵀ kernels and on them
              "_linalg": {"_fields"}, "_spatial": {"_fields", "_linalg"},
              # the Matérn covariance evaluates K_nu with the special functions' code
-             "_fields": {"_special"}}
+             "_fields": {"_special"},
+             # over-representation matches gene sets to its universe as GSEA does
+             "_ora": {"_gsea"}}
 
 
 def test_capabilities_depend_only_on_the_runtime_readers_and_random(graph):

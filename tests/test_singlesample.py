@@ -87,6 +87,61 @@ def test_gsva_equals_gsva_on_leukemia_hallmark(leukemia, R, rt, args):
 
 
 @pytest.mark.r
+@pytest.mark.parametrize("method", ["zscore", "plage"])
+def test_zscore_and_plage_equal_gsva_on_leukemia_hallmark(leukemia, R, method):
+    """GSVA 1.46's other two methods, signs of PLAGE's singular vectors included."""
+    expr, sets = leukemia
+    ref = _gsva_r(R, expr, sets, method)
+    ours = getattr(oclstat, method)(expr, sets)
+    assert ours.shape == (50, 48)
+    _close(ours, ref, rtol=1e-10)
+
+
+@pytest.mark.r
+@pytest.mark.parametrize("method", ["zscore", "plage"])
+def test_zscore_and_plage_equal_gsva_on_its_help_page_example(R, method):
+    """gsva's help-page example (10 genes, 30 samples, three sets, set1 shifted in the second
+    group; R's seed 1), and sparse input giving the dense answer."""
+    R.r("set.seed(1); p <- 10; n <- 30; y <- matrix(rnorm(n * p), nrow = p, ncol = n, "
+        "dimnames = list(paste0('g', 1:p), paste0('s', 1:n))); "
+        "y[paste0('g', 1:3), 16:30] <- y[paste0('g', 1:3), 16:30] + 2")
+    y = pd.DataFrame(np.array(R.r("y")), index=[f"g{i}" for i in range(1, 11)],
+                     columns=[f"s{j}" for j in range(1, 31)])
+    sets = {"set1": ["g1", "g2", "g3"], "set2": ["g4", "g5", "g6"],
+            "set3": ["g7", "g8", "g9", "g10"]}
+    ref = _gsva_r(R, y, sets, method)
+    ours = getattr(oclstat, method)(y, sets)
+    _close(ours, ref, rtol=1e-10)
+    kw = {"genes": list(y.index), "samples": list(y.columns)}
+    _close(getattr(oclstat, method)(sparse.csc_matrix(y.to_numpy()), sets, **kw), ref,
+           rtol=1e-10)
+
+
+def test_zscore_and_plage_by_their_definitions():
+    """z-score: standardised members summed over sqrt(size); PLAGE: unit-length scores whose
+    rank-one reconstruction is the members' best one (Eckart-Young), any sign; constant
+    genes left out, one-gene PLAGE sets refused by min_size."""
+    rng = np.random.default_rng(8)
+    x = pd.DataFrame(rng.normal(size=(40, 12)), index=[f"g{i}" for i in range(40)])
+    x.iloc[5] = 3.0                                       # constant: left out
+    sets = {"a": ["g1", "g2", "g3", "g5"], "b": [f"g{i}" for i in range(10, 30)]}
+    z = (x - x.mean(axis=1).to_numpy()[:, None]) / x.std(axis=1, ddof=1).to_numpy()[:, None]
+    got = oclstat.zscore(x, sets)
+    np.testing.assert_allclose(got.loc["a"], z.loc[["g1", "g2", "g3"]].sum() / np.sqrt(3))
+    np.testing.assert_allclose(got.loc["b"], z.iloc[10:30].sum() / np.sqrt(20))
+    v = oclstat.plage(x, sets)
+    for name, rows in (("a", ["g1", "g2", "g3"]), ("b", [f"g{i}" for i in range(10, 30)])):
+        zs = z.loc[rows].to_numpy()
+        u, sv, vt = np.linalg.svd(zs)
+        assert np.linalg.norm(v.loc[name]) == pytest.approx(1.0)
+        assert abs(v.loc[name].to_numpy() @ vt[0]) == pytest.approx(1.0)
+    with pytest.raises(ValueError, match="min_size must be"):
+        oclstat.plage(x, sets, min_size=1)
+    with pytest.raises(ValueError, match="at least 2 samples"):
+        oclstat.zscore(x.iloc[:, :1], sets)
+
+
+@pytest.mark.r
 def test_single_cell_counts_equal_gsva(R, rt):
     """A sparse count matrix (ties everywhere: the zeros) as scipy.sparse: ssGSEA, GSVA with
     the Gaussian kernel and the empirical CDF equal GSVA's."""

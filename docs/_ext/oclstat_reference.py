@@ -41,12 +41,13 @@ GROUPS = [
      ["matern_loglik", "MaternLoglik", "fit_matern", "MaternFit", "predict_matern",
       "plot_profiles", "plot_kriging", "plot_qq", "spatial"]),
     ("gsea", "Gene set enrichment",
-     "GSEA with phenotype permutations, preranked GSEA (fgsea's method), reports and the "
-     "readers of Broad's file formats.",
+     "GSEA with phenotype permutations, preranked GSEA (fgsea's method), over-representation "
+     "(fgsea's fora), reports and the readers of Broad's file formats.",
      ["gsea", "GseaResult", "gsea_prerank", "PrerankResult", "collapse_pathways",
-      "CollapsedPathways", "plot_enrichment", "report", "io"]),
-    ("singlesample", "Single-sample enrichment", "ssGSEA, GSVA and AUCell scores per sample.",
-     ["ssgsea", "gsva", "aucell"]),
+      "CollapsedPathways", "ora", "OraResult", "plot_enrichment", "report", "io"]),
+    ("singlesample", "Single-sample enrichment",
+     "ssGSEA, GSVA, AUCell, z-score and PLAGE scores per sample.",
+     ["ssgsea", "gsva", "aucell", "zscore", "plage"]),
     ("epistasis", "Epistasis",
      "Exhaustive 2nd- to 4th-order searches, PLINK's pair tests and the genotype readers.",
      ["epistasis", "EpistasisResult", "PairScanResult", "epistasis_merge", "genotypes"]),

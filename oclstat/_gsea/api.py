@@ -66,8 +66,9 @@ def gsea(
         :class:`oclstat.io.ContinuousPhenotype` or ``#numeric`` CLS file (``data.cls#PROFILE``
         or ``profile=`` picks a profile), or one number per sample with a profile metric. A
         Series is matched to the samples by label.
-    gene_sets : dict or path
-        {name: genes} or a GMT file.
+    gene_sets : dict, path or DataFrame
+        {name: genes}, a GMT file, or a decoupler net (``source`` and ``target`` columns;
+        its weights are not used).
     n_resamples : int, optional
         Permutations (``n_perm=`` is the deprecated name).
     metric : str, optional

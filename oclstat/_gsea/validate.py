@@ -12,6 +12,7 @@ import pandas as pd
 from .. import io as _io
 from .._labels import aligned, is_default_index
 from .._readers.cls import ContinuousPhenotype, Phenotype
+from .._readers.gmx import as_gene_sets
 from .._validation import as_int
 from .core import PROFILE_METRICS
 
@@ -87,7 +88,7 @@ def read_paths(expression=None, phenotype=None, gene_sets=None, ranking=None):
 
     return (_io.read_expression(expression) if path(expression) else expression,
             _io.read_cls(phenotype) if path(phenotype) else phenotype,
-            _io.read_gene_set_file(gene_sets) if path(gene_sets) else gene_sets,
+            as_gene_sets(gene_sets),
             _io.read_rnk(ranking) if path(ranking) else ranking)
 
 
@@ -266,11 +267,10 @@ def _weight_and_sizes(weight, n_resamples, min_size, max_size):
 
 
 def _gene_sets(gene_sets, names, min_size, max_size, case_sensitive, what="expression data"):
-    if isinstance(gene_sets, (str, os.PathLike)):
-        gene_sets = _io.read_gene_set_file(gene_sets)
+    gene_sets = as_gene_sets(gene_sets)
     if not isinstance(gene_sets, dict):
-        raise TypeError("gene_sets must be a dict {name: genes} or a GMT path, got "
-                        f"{type(gene_sets).__name__}")
+        raise TypeError("gene_sets must be a dict {name: genes}, a GMT path or a decoupler net "
+                        f"(source, target), got {type(gene_sets).__name__}")
     if not gene_sets:
         raise ValueError("gene_sets is empty")
     fold = (lambda s: s) if case_sensitive else (lambda s: s.upper())

@@ -57,8 +57,9 @@ def gsea_prerank(
         types), run together: each random gene set is drawn once and scored on every
         ranking, and each column's result equals a run on that column alone with the same
         seed.
-    gene_sets : dict or path
-        {name: genes} or a GMT file.
+    gene_sets : dict, path or DataFrame
+        {name: genes}, a GMT file, or a decoupler net (``source`` and ``target`` columns;
+        its weights are not used).
     n_resamples : int, optional
         Random gene sets per set size (fgsea's ``nperm``/``nPermSimple``). With
         ``method="multilevel"`` they give NES and the p-values that simple sampling resolves.

@@ -26,6 +26,7 @@ _EXPORTS = {
     "write_gmt": ".gsea_files", "write_rnk": ".gsea_files",
     "read_groups": ".groups",
     "read_gmx": ".gmx", "write_gmx": ".gmx", "read_gene_set_file": ".gmx",
+    "as_gene_sets": ".gmx",
     "read_chip": ".probes", "collapse_probes": ".probes",
     "Inference": ".inference", "ReadInfo": ".inference", "combined": ".inference",
     "input_of": ".inference", "refuse": ".inference",

@@ -13,7 +13,7 @@ from .gsea_files import GeneSets
 from .inference import ReadInfo
 from .text import open_text, text_stream
 
-__all__ = ["read_gmx", "write_gmx", "read_gene_set_file"]
+__all__ = ["read_gmx", "write_gmx", "read_gene_set_file", "as_gene_sets"]
 
 
 def read_gene_set_file(source):
@@ -23,6 +23,37 @@ def read_gene_set_file(source):
 
     name = str(getattr(source, "name", source)).lower()
     return read_gmx(source) if name.endswith((".gmx", ".gmx.gz")) else read_gmt(source)
+
+
+def as_gene_sets(sets):
+    """{name: genes} from what the enrichment functions take as ``gene_sets``: a dict, a GMT
+    or GMX path, or a decoupler net (a table with a ``source`` column naming the set and a
+    ``target`` column naming the gene, one row per member; a ``weight`` column is not used by
+    these unweighted methods). Anything else is returned as it is, for the caller to refuse.
+
+    >>> import pandas as pd
+    >>> as_gene_sets(pd.DataFrame({"source": ["T1", "T1", "T2"], "target": ["A", "B", "A"],
+    ...                            "weight": [1.0, -1.0, 0.5]}))
+    {'T1': ['A', 'B'], 'T2': ['A']}
+    """
+    import os
+
+    if isinstance(sets, (str, os.PathLike)):
+        return read_gene_set_file(sets)
+    if hasattr(sets, "columns") and hasattr(sets, "iloc"):
+        columns = [str(c) for c in sets.columns]
+        if "source" not in columns or "target" not in columns:
+            raise ValueError("gene_sets as a table is a decoupler net: a 'source' column (the "
+                             "set) and a 'target' column (the gene); got columns "
+                             f"{columns[:6]}")
+        out: dict[str, list[str]] = {}
+        for source, target in zip(sets["source"], sets["target"], strict=True):
+            if source is None or target is None or source != source or target != target:
+                raise ValueError("gene_sets (a net) has a missing source or target; drop "
+                                 "those rows first")
+            out.setdefault(str(source), []).append(str(target))
+        return out
+    return sets
 
 
 def read_gmx(source, *, descriptions: bool = False):

@@ -27,6 +27,6 @@ Inside: ``validate`` (expression, gene sets), ``core`` (the definitions on the h
 
 from __future__ import annotations
 
-from .api import aucell, gsva, ssgsea
+from .api import aucell, gsva, plage, ssgsea, zscore
 
-__all__ = ["ssgsea", "gsva", "aucell"]
+__all__ = ["ssgsea", "gsva", "aucell", "zscore", "plage"]

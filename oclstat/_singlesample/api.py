@@ -19,8 +19,10 @@ from .core import (
     aucell_block,
     gsva_block,
     gsva_density_block,
+    plage_scores,
     row_sd,
     ssgsea_block,
+    zscore_block,
 )
 from .opencl import density
 from .validate import expression as read_expression
@@ -67,6 +69,31 @@ def _score_blocks(m, sparse, n_sets: int, score, *, desc: str = "scores",
     return out
 
 
+def _varying_genes(m, method: str):
+    """(row means, row sds (n - 1), the rows that vary) of genes x samples ``m`` (dense, or
+    sparse without a dense copy), as GSVA 1.46 filters them for its methods other than
+    ssGSEA: fewer than two samples, or fewer than two genes that vary, stop as GSVA stops."""
+    from scipy import sparse
+
+    n = m.shape[1]
+    if n < 2:
+        raise ValueError(f"expression: {method} needs at least 2 samples, got {n} (with "
+                         "one, every gene is constant, and GSVA discards constant genes and "
+                         "stops); ssgsea and aucell score single samples")
+    if sparse.issparse(m):
+        mean = np.asarray(m.sum(axis=1)).ravel() / n
+        squares = np.asarray(m.multiply(m).sum(axis=1)).ravel()
+        sd = np.sqrt(np.maximum(squares - n * mean * mean, 0.0) / (n - 1))
+    else:
+        mean, sd = m.mean(axis=1), row_sd(m)
+    keep = sd >= 1e-10
+    if keep.sum() < 2:
+        raise ValueError(f"expression: {int(keep.sum())} of {keep.size:,} genes vary across "
+                         "the samples; GSVA discards constant genes and stops with fewer than "
+                         "two ('Less than two genes in the input assay object')")
+    return mean, sd, keep
+
+
 def _frame(scores, names, samples, method, attrs):
     out = pd.DataFrame(scores, index=pd.Index(names, name="gene_set"),
                        columns=pd.Index(samples, name="sample"))
@@ -90,8 +117,9 @@ def ssgsea(expression, gene_sets, *, alpha: float = 0.25, normalize: bool = True
     ----------
     expression : DataFrame, array, scipy.sparse matrix, AnnData or path
         Genes x samples (an AnnData is cells x genes: ``.X`` or ``.layers[layer]``).
-    gene_sets : dict or path
-        {name: genes} or a GMT file.
+    gene_sets : dict, path or DataFrame
+        {name: genes}, a GMT file, or a decoupler net (``source`` and ``target`` columns;
+        its weights are not used).
     alpha : float, optional
         The rank weight (GSVA's ``tau`` for ssGSEA; GSEApy's ``weight``).
     normalize : bool, optional
@@ -176,8 +204,9 @@ def gsva(expression, gene_sets, *, kcdf: str = "Gaussian", abs_ranking: bool = F
     ----------
     expression : DataFrame, array, scipy.sparse matrix, AnnData or path
         Genes x samples (an AnnData is cells x genes).
-    gene_sets : dict or path
-        {name: genes} or a GMT file.
+    gene_sets : dict, path or DataFrame
+        {name: genes}, a GMT file, or a decoupler net (``source`` and ``target`` columns;
+        its weights are not used).
     kcdf : {"Gaussian", "Poisson", "none"}, optional
         GSVA's ``kcdf``: a Gaussian kernel (continuous data), a Poisson kernel (counts), or
         the empirical CDF.
@@ -238,16 +267,7 @@ def gsva(expression, gene_sets, *, kcdf: str = "Gaussian", abs_ranking: bool = F
         raise ValueError(f"kcdf must be one of {KCDFS}, got {kcdf!r}")
     m, g, s, sparse = read_expression(expression, genes, samples, layer)
     x = m.toarray() if sparse else m
-    if x.shape[1] < 2:
-        raise ValueError(f"expression: gsva needs at least 2 samples, got {x.shape[1]} (with "
-                         "one, every gene is constant, and GSVA discards constant genes and "
-                         "stops); ssgsea and aucell score single samples")
-    sd = row_sd(x)
-    keep = sd >= 1e-10
-    if keep.sum() < 2:
-        raise ValueError(f"expression: {int(keep.sum())} of {keep.size:,} genes vary across "
-                         "the samples; GSVA discards constant genes and stops with fewer than "
-                         "two ('Less than two genes in the input assay object')")
+    _, sd, keep = _varying_genes(x, "gsva")
     if not keep.all():
         x, sd = x[keep], sd[keep]
     kept = [name for name, k in zip(g, keep, strict=True) if k]
@@ -291,8 +311,9 @@ def aucell(expression, gene_sets, *, max_rank=None, normalize: bool = True, ties
     ----------
     expression : DataFrame, array, scipy.sparse matrix, AnnData or path
         Genes x cells (an AnnData is cells x genes).
-    gene_sets : dict or path
-        {name: genes} or a GMT file.
+    gene_sets : dict, path or DataFrame
+        {name: genes}, a GMT file, or a decoupler net (``source`` and ``target`` columns;
+        its weights are not used).
     max_rank : int, optional
         The curve's extent (AUCell's ``aucMaxRank``): default 5% of the genes, rounded up
         (at least 2).
@@ -360,4 +381,138 @@ def aucell(expression, gene_sets, *, max_rank=None, normalize: bool = True, ties
     frame = _frame(out, names, s, "aucell", {"max_rank": k, "normalize": bool(normalize),
                                              "ties": ties, "seed": seed})
     _store(expression, frame, "aucell")
+    return frame
+
+
+def _standardised_sets(expression, gene_sets, min_size, max_size, genes, samples, layer,
+                       method, ordered=False):
+    """What zscore and plage share: the varying genes, their means and sds, the sets."""
+    m, g, s, sparse = read_expression(expression, genes, samples, layer)
+    mean, sd, keep = _varying_genes(m, method)
+    if not keep.all():
+        m, mean, sd = m[np.flatnonzero(keep)], mean[keep], sd[keep]
+    kept = [name for name, k in zip(g, keep, strict=True) if k]
+    names, sets, _ = match_gene_sets(gene_sets, kept, min_size, max_size, ordered=ordered)
+    return m, sparse, s, mean, sd, names, sets
+
+
+def zscore(expression, gene_sets, *, min_size: int = 1, max_size: int | None = None,
+           genes=None, samples=None, layer=None, progress=None) -> pd.DataFrame:
+    """The z-score method (Lee et al. 2008) of every gene set in every sample, as GSVA 1.46's
+    ``gsva(method = "zscore")``.
+
+    Parameters
+    ----------
+    expression : DataFrame, array, scipy.sparse matrix, AnnData or path
+        Genes x samples (an AnnData is cells x genes).
+    gene_sets : dict, path or DataFrame
+        {name: genes}, a GMT file, or a decoupler net (``source`` and ``target`` columns;
+        its weights are not used).
+    min_size, max_size, genes, samples, layer, progress : optional
+        As :func:`ssgsea`.
+
+    Returns
+    -------
+    DataFrame
+        Sets x samples; with an AnnData also stored in ``.obsm["zscore"]``.
+
+    See Also
+    --------
+    plage, gsva, ssgsea : the other single-sample scores.
+
+    Notes
+    -----
+    Each gene is standardised over the samples (mean 0, standard deviation 1 with divisor
+    n - 1, R's ``scale``); a set's score in a sample is the sum of its members' values over
+    the square root of its size. Constant genes are left out and too few samples or genes
+    refused, as GSVA does. Sparse input is standardised as its dense values (GSVA 1.46's
+    ``dgCMatrix`` path scales only the non-zero ones), a block of samples at a time.
+
+    References
+    ----------
+    .. [1] Lee, E. et al. (2008). Inferring pathway activity toward precise disease
+           classification. PLoS Computational Biology 4, e1000217.
+
+    Examples
+    --------
+    >>> import numpy as np, pandas as pd, oclstat
+    >>> x = pd.DataFrame([[1.0, 2.0, 3.0], [2.0, 4.0, 9.0], [5.0, 5.0, 6.0]],
+    ...                  index=["a", "b", "c"])
+    >>> oclstat.zscore(x, {"ab": ["a", "b"]}).round(4).values.tolist()
+    [[-1.2955, -0.1961, 1.4916]]
+    """
+    m, sparse, s, mean, sd, names, sets = _standardised_sets(
+        expression, gene_sets, min_size, max_size, genes, samples, layer, "zscore")
+
+    def score(block, j0, j1):
+        dense = block.toarray() if sparse else block
+        return zscore_block((dense - mean[:, None]) / sd[:, None], sets)
+
+    out = _score_blocks(m, sparse, len(sets), score, desc="zscore", progress=progress)
+    frame = _frame(out, names, s, "zscore", {})
+    _store(expression, frame, "zscore")
+    return frame
+
+
+def plage(expression, gene_sets, *, min_size: int = 2, max_size: int | None = None,
+          genes=None, samples=None, layer=None) -> pd.DataFrame:
+    """Pathway level analysis of gene expression (PLAGE, Tomfohr et al. 2005) of every gene
+    set in every sample, as GSVA 1.46's ``gsva(method = "plage")``.
+
+    Parameters
+    ----------
+    expression : DataFrame, array, scipy.sparse matrix, AnnData or path
+        Genes x samples (an AnnData is cells x genes).
+    gene_sets : dict, path or DataFrame
+        {name: genes}, a GMT file, or a decoupler net (``source`` and ``target`` columns;
+        its weights are not used).
+    min_size : int, optional
+        At least 2 (GSVA's ``svd`` of a one-gene set returns one number, not a score per
+        sample).
+    max_size, genes, samples, layer : optional
+        As :func:`ssgsea`.
+
+    Returns
+    -------
+    DataFrame
+        Sets x samples; with an AnnData also stored in ``.obsm["plage"]``.
+
+    See Also
+    --------
+    zscore, gsva, ssgsea : the other single-sample scores.
+
+    Notes
+    -----
+    Each gene is standardised over the samples as in :func:`zscore`; a set's scores are the
+    first right singular vector of its members' standardised expression (members in the set's
+    order, as GSVA matches them), with the sign LAPACK's ``dgesdd`` gives (R's ``svd``, numpy's
+    ``linalg.svd``): a set's scores have unit length over the samples, and their sign is a
+    convention, not a direction of change.
+
+    References
+    ----------
+    .. [1] Tomfohr, J., Lu, J. and Kepler, T. B. (2005). Pathway level analysis of gene
+           expression using singular value decomposition. BMC Bioinformatics 6, 225.
+
+    Examples
+    --------
+    >>> import numpy as np, pandas as pd, oclstat
+    >>> rng = np.random.default_rng(1)
+    >>> x = pd.DataFrame(rng.normal(size=(30, 6)), index=[f"g{i}" for i in range(30)])
+    >>> v = oclstat.plage(x, {"s": ["g1", "g2", "g3"]})
+    >>> float(np.round((v.to_numpy() ** 2).sum(), 12))
+    1.0
+    """
+    min_size = as_int(min_size, "min_size", minimum=2)
+    m, sparse, s, mean, sd, names, sets = _standardised_sets(
+        expression, gene_sets, min_size, max_size, genes, samples, layer, "plage",
+        ordered=True)
+    rows = m.tocsr() if sparse else m
+
+    def standardised(idx):
+        block = rows[idx].toarray() if sparse else rows[idx]
+        return (block - mean[idx, None]) / sd[idx, None]
+
+    frame = _frame(plage_scores(standardised, sets), names, s, "plage", {})
+    _store(expression, frame, "plage")
     return frame

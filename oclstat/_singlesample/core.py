@@ -23,7 +23,7 @@ import numpy as np
 __all__ = ["decreasing_order", "sparse_positions", "ranking", "positions", "truncated_ranks",
            "decreasing_positions", "ssgsea_block", "gsva_density_block", "gsva_block",
            "aucell_block", "aucell_max_area", "normal_cdf_table", "row_sd", "SIGMA_FACTOR",
-           "SSGSEA_FLAVORS", "ROW_ORDERS"]
+           "SSGSEA_FLAVORS", "ROW_ORDERS", "zscore_block", "plage_scores"]
 
 #: GSVA's bandwidth: the gene's standard deviation over the samples divided by this.
 SIGMA_FACTOR = 4.0
@@ -393,3 +393,32 @@ def aucell_block(x: np.ndarray, sets: list, max_rank: int, normalize: bool = Tru
         best = aucell_max_area(idx.size, max_rank) if normalize else max_rank * idx.size
         out[s] = area / best
     return out
+
+
+def zscore_block(z: np.ndarray, sets: list) -> np.ndarray:
+    """The z-score method (Lee et al. 2008, GSVA's ``zscore``) of a block of samples from their
+    standardised expression ``z`` (genes x b, each gene centred and scaled over all samples):
+    each set's members summed, over the square root of its size.
+
+    >>> zscore_block(np.array([[1.0, -1.0], [1.0, 0.0], [0.0, 2.0]]), [np.array([0, 1])])
+    array([[ 1.41421356, -0.70710678]])
+    """
+    out = np.empty((len(sets), z.shape[1]))
+    for i, idx in enumerate(sets):
+        out[i] = z[idx].sum(axis=0) / np.sqrt(idx.size)
+    return out
+
+
+def plage_scores(rows, sets: list) -> np.ndarray:
+    """PLAGE (Tomfohr et al. 2005, GSVA's ``plage``): each set's first right singular vector
+    of its members' standardised expression (``rows(idx)``: the members x samples, in the set's
+    order), sign as LAPACK's ``dgesdd`` gives it (as R's ``svd``).
+
+    >>> z = np.array([[1.0, -1.0, 0.0], [2.0, -2.0, 0.0]])
+    >>> np.round(np.abs(plage_scores(lambda idx: z[idx], [np.array([0, 1])])), 6).tolist()
+    [[0.707107, 0.707107, 0.0]]
+    """
+    out = []
+    for idx in sets:
+        out.append(np.linalg.svd(rows(idx), full_matrices=False)[2][0])
+    return np.array(out).reshape(len(sets), -1)

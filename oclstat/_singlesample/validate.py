@@ -9,6 +9,7 @@ import os
 import numpy as np
 
 from .. import io as _io
+from .._readers.gmx import as_gene_sets
 from .._validation import as_int
 
 
@@ -70,13 +71,14 @@ def expression(expr, genes=None, samples=None, layer=None):
     return m, g, s, sparse.issparse(m)
 
 
-def gene_sets(sets, genes, min_size, max_size):
+def gene_sets(sets, genes, min_size, max_size, ordered: bool = False):
     """``(names, index arrays, n_left_out)``: each set's genes of the data (duplicates and
-    unknown genes dropped) with ``min_size <= size <= max_size`` (GSVA's filter)."""
-    if isinstance(sets, (str, os.PathLike)):
-        sets = _io.read_gene_set_file(sets)
+    unknown genes dropped) with ``min_size <= size <= max_size`` (GSVA's filter); in the
+    data's order, or with ``ordered`` in the set's own order (GSVA's ``fmatch``)."""
+    sets = as_gene_sets(sets)
     if not isinstance(sets, dict) or not sets:
-        raise TypeError("gene_sets must be a non-empty dict {name: genes} or a GMT path")
+        raise TypeError("gene_sets must be a non-empty dict {name: genes}, a GMT path or a "
+                        "decoupler net (source, target)")
     min_size = as_int(min_size, "min_size", minimum=1)
     max_size = max_size if max_size is None else as_int(max_size, "max_size", minimum=1)
     index = {g: i for i, g in enumerate(genes)}
@@ -84,8 +86,8 @@ def gene_sets(sets, genes, min_size, max_size):
     for name, members in sets.items():
         if isinstance(members, str) or not hasattr(members, "__iter__"):
             raise TypeError(f"gene set {name!r} must be a list of gene names")
-        idx = np.array(sorted({index[str(g)] for g in members if str(g) in index}),
-                       dtype=np.int64)
+        found = dict.fromkeys(index[str(g)] for g in members if str(g) in index)
+        idx = np.array(list(found) if ordered else sorted(found), dtype=np.int64)
         if idx.size >= min_size and (max_size is None or idx.size <= max_size) and \
                 idx.size < len(genes):
             names.append(str(name))

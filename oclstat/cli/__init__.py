@@ -52,6 +52,7 @@ from . import (
     fit_matern,
     gsea,
     gsva,
+    ora,
     permtest,
     prerank,
     rng,
@@ -63,7 +64,7 @@ __all__ = ["main", "build_parser", "COMMANDS"]
 
 #: The commands, in the order ``oclstat --help`` lists them.
 COMMANDS = (devices, demo, rng, fisher, permtest, fields, epistasis, epistasis_merge, gsea,
-            prerank, ssgsea, gsva, aucell, fit_matern)
+            prerank, ora, ssgsea, gsva, aucell, fit_matern)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -1,4 +1,4 @@
-# Checks of GSVA's expression and gene-set arguments, shared by ssgseaGpu and gsvaGpu.
+# Checks of GSVA's expression and gene-set arguments, shared by the GSVA methods' functions.
 gsva_args <- function(expr, gset.idx.list, min.sz, max.sz) {
   if (is.data.frame(expr)) expr <- as.matrix(expr)
   if (!is.matrix(expr) || !is.numeric(expr))
@@ -71,4 +71,46 @@ gsvaGpu <- function(expr, gset.idx.list, kcdf = c("Gaussian", "Poisson", "none")
   call_adapter("gsvaGpu", c(args, list(kcdf = kcdf, abs.ranking = isTRUE(abs.ranking),
                                        tau = as.double(tau), mx.diff = isTRUE(mx.diff),
                                        tabulated = isTRUE(tabulated))))
+}
+
+#' The z-score method on gene sets, as GSVA's zscore
+#'
+#' GSVA 1.46's \code{gsva(expr, gset.idx.list, method = "zscore")} (Lee et al. 2008): each gene standardised over the samples (R's \code{scale}), each set's members summed over the square root of its size. Constant genes are left out, as GSVA does.
+#' @param expr numeric matrix (or data.frame), genes x samples, gene names as row names.
+#' @param gset.idx.list named list of character vectors (gene sets).
+#' @param min.sz,max.sz sets with fewer or more genes of \code{expr} are left out.
+#' @param parallel.sz,verbose accepted for GSVA's calls (ignored).
+#' @return GSVA's matrix: gene sets x samples.
+#' @examples
+#' if (oclstat_available()) {
+#'   x <- matrix(rnorm(2000), 200, dimnames = list(paste0("g", 1:200), paste0("s", 1:10)))
+#'   x[1:20, 1:5] <- x[1:20, 1:5] + 2
+#'   zscoreGpu(x, list(up = paste0("g", 1:20), other = paste0("g", 50:90)))
+#' }
+#' @export
+zscoreGpu <- function(expr, gset.idx.list, min.sz = 1, max.sz = Inf, parallel.sz = 1L,
+                      verbose = TRUE) {
+  call_adapter("zscoreGpu", gsva_args(expr, gset.idx.list, min.sz, max.sz))
+}
+
+#' Pathway level analysis of gene expression (PLAGE), as GSVA's plage
+#'
+#' GSVA 1.46's \code{gsva(expr, gset.idx.list, method = "plage")} (Tomfohr et al. 2005): each gene standardised over the samples, each set's scores the first right singular vector of its members (in the set's order, with the sign R's \code{svd} gives). Sets need at least two genes.
+#' @param expr numeric matrix (or data.frame), genes x samples, gene names as row names.
+#' @param gset.idx.list named list of character vectors (gene sets).
+#' @param min.sz,max.sz sets with fewer or more genes of \code{expr} are left out (\code{min.sz} at least 2).
+#' @param parallel.sz,verbose accepted for GSVA's calls (ignored).
+#' @return GSVA's matrix: gene sets x samples.
+#' @examples
+#' if (oclstat_available()) {
+#'   x <- matrix(rnorm(2000), 200, dimnames = list(paste0("g", 1:200), paste0("s", 1:10)))
+#'   x[1:20, 1:5] <- x[1:20, 1:5] + 2
+#'   plageGpu(x, list(up = paste0("g", 1:20), other = paste0("g", 50:90)))
+#' }
+#' @export
+plageGpu <- function(expr, gset.idx.list, min.sz = 2, max.sz = Inf, parallel.sz = 1L,
+                     verbose = TRUE) {
+  args <- gsva_args(expr, gset.idx.list, min.sz, max.sz)
+  if (args$min.sz < 2) stop("min.sz must be at least 2 for plage", call. = FALSE)
+  call_adapter("plageGpu", args)
 }

@@ -32,3 +32,22 @@ test_that("ssgseaGpu and gsvaGpu name R's arguments in their errors", {
   expect_error(ssgseaGpu(d$x, d$sets, min.sz = 100), "min.sz")
   expect_error(ssgseaGpu(d$x, d$sets, flavor = "broad"), "should be one of")
 })
+
+test_that("zscoreGpu and plageGpu equal GSVA's zscore and plage", {
+  skip_without_python()
+  d <- make_expr()
+  z <- zscoreGpu(d$x, d$sets)
+  p <- plageGpu(d$x, d$sets)
+  expect_identical(dimnames(z), list(names(d$sets), colnames(d$x)))
+  expect_equal(unname(rowSums(p^2)), rep(1, 3), tolerance = 1e-12)
+  sc <- t(scale(t(d$x)))
+  expect_equal(unname(z["up", ]), unname(colSums(sc[d$sets$up, ]) / sqrt(30)),
+               tolerance = 1e-12)
+  expect_error(plageGpu(d$x, d$sets, min.sz = 1), "min.sz must be at least 2")
+  skip_if_not_installed("GSVA")
+  for (m in c("zscore", "plage")) {
+    ref <- suppressWarnings(GSVA::gsva(d$x, d$sets, method = m, verbose = FALSE))
+    got <- if (m == "zscore") z else p
+    expect_equal(got, ref[rownames(got), ], tolerance = 1e-10)
+  }
+})
