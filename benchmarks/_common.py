@@ -90,3 +90,17 @@ def table(rows: list[dict], columns: list[str]) -> str:
     out = [line, "  ".join("-" * w for w in widths)]
     out += ["  ".join(v.ljust(w) for v, w in zip(t, widths, strict=True)) for t in text]
     return "\n".join(out)
+
+
+def clock_hz(rt) -> float:
+    """The device's clock (OpenCL's, else the host's for a CPU device, else 2 GHz)."""
+    mhz = rt.device.max_clock_frequency
+    if not mhz and rt.is_cpu:
+        try:
+            for line in Path("/proc/cpuinfo").read_text().splitlines():
+                if line.startswith("cpu MHz"):
+                    mhz = float(line.split(":")[1])
+                    break
+        except OSError:
+            pass
+    return (mhz or 2000.0) * 1e6

@@ -37,7 +37,7 @@ import numpy as np
 import pandas as pd
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _common import header, table  # noqa: E402
+from _common import clock_hz, header, table  # noqa: E402
 
 import oclstat  # noqa: E402
 
@@ -72,20 +72,6 @@ def time_gseapy(stat, sets, n):
     gseapy.prerank(rnk=stat, gene_sets=sets, permutation_num=n, threads=os.cpu_count(), seed=1,
                    outdir=None, no_plot=True, min_size=15, max_size=500, verbose=False)
     return time.perf_counter() - t0
-
-
-def clock_hz(rt) -> float:
-    """The device's clock (OpenCL's, else the host's for a CPU device, else 2 GHz)."""
-    mhz = rt.device.max_clock_frequency
-    if not mhz and rt.is_cpu:
-        try:
-            for line in Path("/proc/cpuinfo").read_text().splitlines():
-                if line.startswith("cpu MHz"):
-                    mhz = float(line.split(":")[1])
-                    break
-        except OSError:
-            pass
-    return (mhz or 2000.0) * 1e6
 
 
 def floor_seconds(rt, res, n_resamples) -> float:

@@ -195,6 +195,21 @@ def exercise(device=None, *, only=None) -> dict[str, np.ndarray]:
         table = oclstat.ora(lists, sets, universe, device=rt).table
         out["ora.overlap"] = table["overlap"].to_numpy()
         out["ora.pval"] = table["pval"].to_numpy()
+    if want("geseca"):
+        import pandas as pd
+
+        rng = np.random.default_rng(31)     # 6 samples: the four-lane sums and the tail
+        E = pd.DataFrame(rng.normal(size=(120, 6)), index=[f"G{i}" for i in range(120)])
+        E.iloc[:10] += 0.8 * rng.normal(size=6)
+        sets = {"module": [f"G{i}" for i in range(10)],
+                **{f"R{j}": [f"G{i}" for i in rng.choice(120, 4 + 5 * j, replace=False)]
+                   for j in range(4)}}
+        for dtype in ((np.float64,) if rt.info.fp64 else ()) + (np.float32,):
+            t = oclstat.geseca(E, sets, n_resamples=200, sample_size=11, eps=1e-12, seed=3,
+                               dtype=dtype, device=rt).table
+            key = f"geseca.{np.dtype(dtype).name}"
+            out[key + ".pval"], out[key + ".log2err"] = t["pval"].to_numpy(), \
+                t["log2err"].to_numpy()
     if want("epistasis"):
         g, missing, y = _epistasis_data()
 

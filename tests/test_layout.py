@@ -13,7 +13,8 @@ import oclstat
 
 PKG = Path(oclstat.__file__).resolve().parent
 CAPABILITIES = ("_random", "_fisher", "_permutation", "_fields", "_gsea", "_prerank",
-                "_epistasis", "_linalg", "_spatial", "_special", "_singlesample", "_ora")
+                "_epistasis", "_linalg", "_spatial", "_special", "_singlesample", "_ora",
+                "_geseca")
 #: Modules below every capability: they import no capability and no public face.
 #: The runtime package, from the bottom up (each module imports only lower ones).
 RUNTIME_LAYERS = [["icd", "errors", "switches", "sources"], ["device"], ["runtime"],
@@ -143,7 +144,10 @@ BUILDS_ON = {"_prerank": {"_gsea"},
              # the Matérn covariance evaluates K_nu with the special functions' code
              "_fields": {"_special"},
              # over-representation matches gene sets to its universe as GSEA does
-             "_ora": {"_gsea"}}
+             "_ora": {"_gsea"},
+             # GESECA reads expression as the single-sample scores do and climbs with the
+             # multilevel levels of preranked GSEA
+             "_geseca": {"_singlesample", "_prerank"}}
 
 
 def test_capabilities_depend_only_on_the_runtime_readers_and_random(graph):

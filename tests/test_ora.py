@@ -217,7 +217,8 @@ def test_command_line_writes_the_functions_table(tmp_path, rt, capsys):
     from oclstat.cli import main
 
     universe, sets, lists = random_case(5)
-    (tmp_path / "universe.txt").write_text("# every gene\n" + "\n".join(universe) + "\n")
+    (tmp_path / "universe.txt").write_text("# every gene\ngene_symbol\n" + "\n".join(universe)
+                                           + "\n")
     for name in ("L0", "planted"):
         (tmp_path / f"{name}.txt").write_text("\n".join(f"{g}\tx" for g in lists[name]))
     gmt = tmp_path / "sets.gmt"
@@ -227,7 +228,10 @@ def test_command_line_writes_the_functions_table(tmp_path, rt, capsys):
             str(tmp_path / "planted.txt"), "--gmt", str(gmt), "--universe",
             str(tmp_path / "universe.txt"), "--out", str(out)]
     assert main(args) == 0
-    assert "with padj < 0.05" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "with padj < 0.05" in err
+    assert "first line 'gene_symbol' read as a header" in err        # not a gene: N unchanged
+    assert f"{len(universe):,} genes in the universe" in err
     got = pd.read_csv(out, sep="\t", keep_default_na=False)
     want = oclstat.ora({"L0": lists["L0"], "planted": lists["planted"]}, sets, universe,
                        device=rt).to_frame()

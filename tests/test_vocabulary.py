@@ -27,8 +27,8 @@ R_PACKAGE_ONLY = {"install_oclstat", "oclstat_available", "setBaseCreator", "cre
                   # fgsea's own names (rbridge/R/fgsea.R), over the fgseaGpu adapter or in R
                   "fgsea", "fgseaMultilevel", "fgseaSimple", "calcGseaStat",
                   "calcGseaStatCumulative", "multilevelError", "gmtPathways",
-                  "writeGmtPathways", "fora", "collapsePathwaysORA", "plotEnrichmentData",
-                  "fgseaLabel",
+                  "writeGmtPathways", "collapsePathwaysORA", "plotEnrichmentData",
+                  "fgseaLabel", "gesecaSimple", "plotCoregulationProfile", "plotGesecaTable",
                   # gpuR's and clrng's device functions (rbridge/R/devices.R)
                   "detectGPUs", "listContexts", "setContext", "currentDevice",
                   "get_system_info",
@@ -87,7 +87,9 @@ def test_signature_uses_the_vocabulary(name):
                                                  "get_runtime", "random.qqnorm",
                                                  "special.logfact_sum", "gsva",
                                                  # one AND + popcount pass: no tasks to share
-                                                 "ora"}, \
+                                                 "ora",
+                                                 # one climb of every set size's chains
+                                                 "geseca"}, \
             f"{name} takes device= but not client="
 
 

@@ -42,9 +42,11 @@ GROUPS = [
       "plot_profiles", "plot_kriging", "plot_qq", "spatial"]),
     ("gsea", "Gene set enrichment",
      "GSEA with phenotype permutations, preranked GSEA (fgsea's method), over-representation "
-     "(fgsea's fora), reports and the readers of Broad's file formats.",
+     "(fgsea's fora), gene set co-regulation (fgsea's geseca), reports and the readers of "
+     "Broad's file formats.",
      ["gsea", "GseaResult", "gsea_prerank", "PrerankResult", "collapse_pathways",
-      "CollapsedPathways", "ora", "OraResult", "plot_enrichment", "report", "io"]),
+      "CollapsedPathways", "ora", "OraResult", "geseca", "GesecaResult", "plot_enrichment",
+      "report", "io"]),
     ("singlesample", "Single-sample enrichment",
      "ssGSEA, GSVA, AUCell, z-score and PLAGE scores per sample.",
      ["ssgsea", "gsva", "aucell", "zscore", "plage"]),

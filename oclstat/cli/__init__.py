@@ -50,6 +50,7 @@ from . import (
     fields,
     fisher,
     fit_matern,
+    geseca,
     gsea,
     gsva,
     ora,
@@ -64,7 +65,7 @@ __all__ = ["main", "build_parser", "COMMANDS"]
 
 #: The commands, in the order ``oclstat --help`` lists them.
 COMMANDS = (devices, demo, rng, fisher, permtest, fields, epistasis, epistasis_merge, gsea,
-            prerank, ora, ssgsea, gsva, aucell, fit_matern)
+            prerank, ora, geseca, ssgsea, gsva, aucell, fit_matern)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -49,9 +49,9 @@ def read_scores_input(args):
     if path.endswith(".h5ad"):
         ad = _h5ad(path)
         return ad, sets, f"read: {path}: {ad.n_obs:,} cells x {ad.n_vars:,} genes (AnnData" \
-            f"{', layer ' + args.layer if args.layer else ', .X'}); " + \
+            f"{', layer ' + args.layer if getattr(args, 'layer', None) else ', .X'}); " + \
             read_line(sets.input).removeprefix("read: ")
-    if args.layer is not None:
+    if getattr(args, "layer", None) is not None:
         raise ValueError(f"--layer {args.layer}: layers are in AnnData (.h5ad) files, and "
                          f"{path} is a table")
     with open(path, "rb") as fh:

@@ -39,11 +39,23 @@ def add_arguments(p) -> None:
                         "standard output")
 
 
+#: First fields that name a column of gene identifiers rather than a gene: a first line holding
+#: one is read as a header (and said so), not as a gene of the list or universe.
+HEADER_WORDS = {"gene", "genes", "symbol", "symbols", "gene_symbol", "genesymbol",
+                "gene_name", "gene_id", "geneid", "id", "name", "entrez", "entrezid",
+                "entrez_id", "ensembl", "ensembl_id", "ensembl_gene_id", "hgnc_symbol",
+                "probe", "probe_id", "feature", "features"}
+
+
 def read_gene_list(path, flag: str) -> list[str]:
-    """The first field of every line that is not empty or a # comment."""
+    """The first field of every line that is not empty or a # comment; a first line whose
+    first field is a column name (``gene``, ``symbol``, ``gene_id``, ...) is a header."""
     text, _ = open_text(path)
     genes = [line.split()[0] for line in text.splitlines()
              if line.strip() and not line.lstrip().startswith("#")]
+    if genes and genes[0].strip("\"'").lower() in HEADER_WORDS:
+        note(f"read: {flag} {path}: first line {genes[0]!r} read as a header, not a gene")
+        genes = genes[1:]
     if not genes:
         raise ValueError(f"{flag} {path}: no genes (one gene per line)")
     return genes

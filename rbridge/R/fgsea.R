@@ -332,7 +332,7 @@ writeGmtPathways <- function(pathways, gmt.file) {
 
 #' Over-representation analysis, as fgsea's fora
 #'
-#' For each pathway, the one-sided hypergeometric test of its overlap with \code{genes} within \code{universe} (R's \code{phyper}), BH-adjusted; fgsea's table, ordered by p-value.
+#' For each pathway, the one-sided hypergeometric test of its overlap with \code{genes} within \code{universe} (P(X >= overlap), R's \code{phyper(overlap - 1, ...)}), BH-adjusted; fgsea's table, ordered by p-value. The overlaps are counted on the OpenCL device (\code{oclstat.ora}).
 #' @param pathways list of gene sets.
 #' @param genes the genes of interest (those outside \code{universe} are dropped, with fgsea's warning).
 #' @param universe all genes that could have been chosen.
@@ -340,7 +340,8 @@ writeGmtPathways <- function(pathways, gmt.file) {
 #' @param maxSize largest pathway size kept.
 #' @return A table: pathway, pval, padj, foldEnrichment, overlap, size, overlapGenes (a list), ordered by pval.
 #' @examples
-#' fora(list(a = c("1", "2", "10")), genes = paste(1:5), universe = paste(1:10))
+#' if (oclstat_available())
+#'   fora(list(a = c("1", "2", "10")), genes = paste(1:5), universe = paste(1:10))
 #' @export
 fora <- function(pathways, genes, universe, minSize = 1, maxSize = length(universe) - 1) {
   check_gene_ids(universe, "universe")
@@ -354,19 +355,22 @@ fora <- function(pathways, genes, universe, minSize = 1, maxSize = length(univer
     return(as_fgsea_table(columns_to_frame(list(
       pathway = character(), pval = numeric(), padj = numeric(), foldEnrichment = numeric(),
       overlap = integer(), size = integer(), overlapGenes = list()))))
-  members <- lapply(kept, function(p) universe[unique(stats::na.omit(match(p, universe)))])
-  size <- lengths(members)
-  overlapGenes <- lapply(members, function(p) p[p %in% genes])
-  overlap <- lengths(overlapGenes)
-  n <- length(universe)
-  k <- length(unique(genes))
-  pval <- stats::phyper(overlap - 1, size, n - size, k, lower.tail = FALSE)
-  res <- columns_to_frame(list(pathway = names(kept), pval = pval,
-                               padj = stats::p.adjust(pval, "BH"),
-                               foldEnrichment = (overlap / k) / (size / n),
-                               overlap = as.integer(overlap), size = as.integer(size),
-                               overlapGenes = unname(overlapGenes)))
-  res <- res[order(res$pval), ]
+  # the overlaps and p-values on the device (oclstat.ora); pathways may share a name: unique
+  # keys; overlapGenes in each pathway's own order, as fgsea lists them
+  keys <- paste0("p", seq_along(kept))
+  sets <- stats::setNames(lapply(kept, function(g) as.list(as.character(g))), keys)
+  res <- call_adapter("fora", list(pathways = reticulate::dict(sets),
+                                   genes = as.list(as.character(unique(genes))),
+                                   universe = as.list(as.character(universe)),
+                                   minSize = 1L, maxSize = py_int(length(universe) - 1,
+                                                                  "maxSize")))
+  at <- match(res$pathway, keys)
+  res$pathway <- names(kept)[at]
+  res$overlapGenes <- lapply(kept[at], function(p) {
+    p <- universe[unique(stats::na.omit(match(p, universe)))]
+    p[p %in% genes]
+  })
+  names(res$overlapGenes) <- NULL
   rownames(res) <- NULL
   as_fgsea_table(res)
 }

@@ -152,22 +152,32 @@ gsea_table_ggplot <- function(rows, pathways, genes, w, colwidths) {
     data.frame(x = edges[2] + (edges[3] - edges[2]) * (at - 0.5) / n, y = k - i + 0.5,
                h = 0.4 * w[at])
   }))
+  p <- pathway_table_ggplot(rows$pathway, "Gene ranks",
+                            list(NES = rows$NES, pval = rows$pval, padj = rows$padj), edges)
+  if (!is.null(ticks))
+    p <- p + ggplot2::geom_segment(data = ticks, ggplot2::aes(x = x, xend = x, y = y - h,
+                                                              yend = y + h), linewidth = 0.2)
+  p
+}
+
+# The text of a table of pathways drawn as one ggplot (plotGseaTable, plotGesecaTable): a
+# header row, then row i at height k - i + 0.5: pathway i's name in the first column, the
+# second column (`middle`, its title) left to the caller's layer, and three numbers (`values`,
+# a named list; the first with 3 significant digits, the others 2).
+pathway_table_ggplot <- function(pathways, middle, values, edges) {
+  k <- length(pathways)
   fmt <- function(v, d) ifelse(is.na(v), "NA", formatC(v, digits = d, format = "g"))
   mid <- (edges[-6] + edges[-1]) / 2
   text <- data.frame(
     x = c(edges[1], mid[2:5], rep(edges[1], k), rep(mid[3], k), rep(mid[4], k), rep(mid[5], k)),
     y = c(rep(k + 0.5, 5), rep(k - seq_len(k) + 0.5, 4)),
-    label = c("Pathway", "Gene ranks", "NES", "pval", "padj", rows$pathway,
-              fmt(rows$NES, 3), fmt(rows$pval, 2), fmt(rows$padj, 2)),
+    label = c("Pathway", middle, names(values), pathways, fmt(values[[1]], 3),
+              fmt(values[[2]], 2), fmt(values[[3]], 2)),
     hjust = c(0, rep(0.5, 4), rep(0, k), rep(0.5, 3 * k)))
-  p <- ggplot2::ggplot() +
+  ggplot2::ggplot() +
     ggplot2::geom_text(data = text, ggplot2::aes(x = x, y = y, label = label, hjust = hjust),
                        size = 2.5) +
     ggplot2::scale_x_continuous(limits = c(0, 1)) +
     ggplot2::scale_y_continuous(limits = c(0, k + 1)) +
     ggplot2::theme_void()
-  if (!is.null(ticks))
-    p <- p + ggplot2::geom_segment(data = ticks, ggplot2::aes(x = x, xend = x, y = y - h,
-                                                              yend = y + h), linewidth = 0.2)
-  p
 }

@@ -131,6 +131,7 @@ test_that("fgsea's example data: the ES and leading edges its tests pin", {
 })
 
 test_that("fora is the one-sided hypergeometric test (phyper), with fgsea's table", {
+  skip_without_python()
   r <- fora(list(a = c("1", "2", "10"), b = paste(1:4), c = paste(6:8)), paste(1:5),
             paste(1:10))
   expect_equal(r$pval, sort(c(phyper(1, 3, 7, 5, lower.tail = FALSE),
