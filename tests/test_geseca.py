@@ -188,6 +188,16 @@ def test_bad_expression_is_refused(small, rt, change, message):
         oclstat.geseca(change(small[0].copy()), {"m": ["g3", "g4"]}, device=rt)
 
 
+def test_too_large_for_host_memory_is_refused_before_any_work(rt):
+    from scipy import sparse
+
+    cells = sparse.csc_matrix((np.ones(3), ([0, 5, 9], [1, 7, 1_999_999])),
+                              shape=(40000, 2_000_000))      # 80 billion values once dense
+    with pytest.raises(ValueError, match="needs .* GB of host memory.*variable genes"):
+        oclstat.geseca(cells, {"m": ["g1", "g2"]}, genes=[f"g{i}" for i in range(40000)],
+                       device=rt)
+
+
 def test_bad_arguments_are_refused(small, rt):
     frame = small[0]
     sets = {"m": ["g3", "g4"]}

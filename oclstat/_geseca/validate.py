@@ -8,7 +8,7 @@ import numpy as np
 
 from .._readers.gmx import as_gene_sets
 from .._singlesample.validate import expression as _expression
-from .._validation import as_int
+from .._validation import as_int, check_host_memory
 
 #: fgsea's words when scaling meets a constant gene.
 CONSTANT_ROWS = "Cannot rescale a constant/zero gene expression rows to unit variance"
@@ -21,6 +21,10 @@ def expression(expr, genes, samples, center: bool, scale: bool):
     from scipy import sparse
 
     m, g, s, _ = _expression(expr, genes, samples)
+    # centring makes the data dense: E in float64, its 32-bit copy for the device, a temporary
+    check_host_memory(m.shape[0] * m.shape[1] * 20, f"geseca's centred {m.shape[0]:,} genes x "
+                      f"{m.shape[1]:,} samples", "score the variable genes only (GESECA's "
+                      "usual input is a few thousand genes), or fewer cells")
     E = m.toarray() if sparse.issparse(m) else np.array(m, dtype=np.float64)
     if not isinstance(center, (bool, np.bool_)) or not isinstance(scale, (bool, np.bool_)):
         raise TypeError("center and scale must be True or False")
