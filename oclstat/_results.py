@@ -14,7 +14,7 @@ import numpy as np
 
 from ._readers.inference import input_of
 
-__all__ = ["short_repr", "with_input"]
+__all__ = ["short_repr", "with_input", "r_number"]
 
 
 def _short(value) -> str:
@@ -40,3 +40,19 @@ def with_input(result, *inputs):
     carry it as ``.input`` or ``.attrs["input"]``); unchanged when none came from a file."""
     info = input_of(*inputs)
     return result if info is None else dataclasses.replace(result, input=info)
+
+
+def r_number(x: float) -> str:
+    """``x`` as R's ``paste(x)`` writes it: fixed notation unless scientific is shorter (the
+    replicates of fisher.test's report, the eps of fgsea's warnings).
+
+    >>> r_number(1_000_000), r_number(20000), r_number(123456), r_number(1e-4), r_number(0.001)
+    ('1e+06', '20000', '123456', '1e-04', '0.001')
+    >>> r_number(1e-50), r_number(0.5)
+    ('1e-50', '0.5')
+    """
+    mant, _, exp = f"{x:.14e}".partition("e")
+    mant = mant.rstrip("0").rstrip(".")
+    sci = f"{mant}e{'-' if int(exp) < 0 else '+'}{abs(int(exp)):02d}"
+    fixed = np.format_float_positional(float(f"{x:.15g}"), trim="-")
+    return fixed if len(fixed) <= len(sci) else sci

@@ -15,6 +15,7 @@ from oclstat import _fisher as F
 from oclstat._fisher import opencl as fisher_opencl
 from oclstat._fisher import plan as fisher_plan
 from oclstat._fisher import result as fisher_result
+from oclstat._results import r_number
 from oclstat.datasets import fisher_table
 
 # ----------------------------------------------------------------------------- references
@@ -344,8 +345,8 @@ def test_report_prints_like_r():
     text = res.report()
     assert "Fisher's Exact Test for Count Data with simulated p-value (based on\n\t1e+05 " in text
     assert "p-value = 0.4051" in text and "alternative hypothesis: two.sided" in text
-    assert fisher_result._r_number(2000) == "2000" and fisher_result._r_number(10**6) == "1e+06"
-    assert fisher_result._r_number(123456) == "123456" and fisher_result._r_number(20000) == "20000"
+    assert r_number(2000) == "2000" and r_number(10**6) == "1e+06"
+    assert r_number(123456) == "123456" and r_number(20000) == "20000"
     assert fisher_result._r_pvalue(1e-20) == "< 2.2e-16"
     assert fisher_result._r_pvalue(7e-05) == "= 7e-05"
 

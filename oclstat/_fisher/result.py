@@ -8,19 +8,10 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .._multitest import benjamini_hochberg
-from .._results import short_repr
+from .._results import r_number, short_repr
 from .plan import METHOD
 
 # ----------------------------------------------------------------------------- results
-
-
-def _r_number(n: int) -> str:
-    """How R's ``paste()`` writes a whole number (1e+06, 20000, 123456)."""
-    fixed = str(n)
-    mant, exp = f"{n:.14e}".split("e")
-    mant = mant.rstrip("0").rstrip(".")
-    sci = f"{mant}e{'+' if int(exp) >= 0 else '-'}{abs(int(exp)):02d}"
-    return sci if len(sci) < len(fixed) else fixed
 
 
 def _r_pvalue(p: float) -> str:
@@ -68,7 +59,7 @@ class FisherSimResult:
     def report(self) -> str:
         """The test as R's ``print(fisher.test(...))`` shows it."""
         return (
-            f"\n\t{METHOD} (based on\n\t{_r_number(self.n_resamples)} replicates)\n\n"
+            f"\n\t{METHOD} (based on\n\t{r_number(self.n_resamples)} replicates)\n\n"
             f"data:  {self.data_name}\np-value {_r_pvalue(self.pvalue)}\n"
             "alternative hypothesis: two.sided\n"
         )
@@ -200,7 +191,7 @@ class FisherTestResult:
     def title(self) -> str:
         """R's ``method`` string."""
         if self.method == "simulate":
-            return f"{METHOD} (based on {_r_number(self.n_resamples)} replicates)"
+            return f"{METHOD} (based on {r_number(self.n_resamples)} replicates)"
         if self.hybrid is not None:
             e, p, m = (_r_format([v])[0].strip() for v in self.hybrid)
             return (f"Fisher's Exact Test for Count Data hybrid using asym.chisq. iff (exp={e},"
@@ -210,7 +201,7 @@ class FisherTestResult:
     def report(self) -> str:
         """The test as R's ``print(fisher.test(...))`` shows it."""
         if self.method == "simulate":
-            head = f"\n\t{METHOD} (based on\n\t{_r_number(self.n_resamples)} replicates)\n\n"
+            head = f"\n\t{METHOD} (based on\n\t{r_number(self.n_resamples)} replicates)\n\n"
         elif self.hybrid is not None:
             words = self.title.split(" (exp=")
             head = f"\n\t{words[0]} (exp={words[1].split(' perc=')[0]}\n\tperc=" \

@@ -10,7 +10,9 @@ import pandas as pd
 from .._multitest import benjamini_hochberg
 from .._prerank.multilevel import multilevel_error, simple_decision_error, simple_error
 from .._random.streams import as_seed, fresh_seed
+from .._results import r_number
 from .._runtime import runtime_for
+from .._singlesample.validate import gene_sets as match_gene_sets
 from .._validation import as_finite, as_float_dtype, as_int
 from . import validate
 from .multilevel import climb, pvalue
@@ -112,7 +114,10 @@ def geseca(expression, gene_sets, *, min_size: int = 1, max_size=None, center: b
     sample_size = as_int(sample_size, "sample_size", minimum=1)
     eps = as_finite(eps, "eps", nonnegative=True)
     E, genes, _ = validate.expression(expression, genes, samples, center, scale)
-    names, members, n_filtered = validate.gene_sets(gene_sets, genes, min_size, max_size)
+    if max_size is not None and max_size == np.inf:
+        max_size = None                                    # fgsea's maxSize = Inf
+    names, members, n_filtered = match_gene_sets(gene_sets, genes, min_size, max_size,
+                                                 allow_empty=True)
     words = fresh_seed() if seed is None else as_seed(seed)
     rt = runtime_for(device)
     simple = method == "simple"
@@ -146,7 +151,7 @@ def geseca(expression, gene_sets, *, min_size: int = 1, max_size=None, center: b
             pval, log2err = _multilevel(plan, observed, size, ml, pval.copy(), log2err.copy(),
                                         sample_size, eps, words, first=n_resamples)
             if np.any(np.isnan(log2err[ml]) & (pval[ml] == eps)):
-                warnings.warn(BELOW_EPS.format(eps=_r_number(eps)), UserWarning, stacklevel=2)
+                warnings.warn(BELOW_EPS.format(eps=r_number(eps)), UserWarning, stacklevel=2)
     table = pd.DataFrame({"pctVar": pct, "pval": pval, "padj": benjamini_hochberg(pval)},
                          index=pd.Index(names, name="pathway"))
     if simple:
@@ -158,20 +163,6 @@ def geseca(expression, gene_sets, *, min_size: int = 1, max_size=None, center: b
     return GesecaResult(table, n_resamples, n_ml, n_filtered, words, rt.info.label,
                         {n: [genes[i] for i in idx] for n, idx in zip(names, members,
                                                                       strict=True)})
-
-
-def _r_number(x: float) -> str:
-    """``x`` as R's ``paste(x)`` writes it (fixed unless scientific is shorter), as fgsea's
-    warning prints eps.
-
-    >>> _r_number(1e-4), _r_number(0.001), _r_number(1e-50), _r_number(0.5)
-    ('1e-04', '0.001', '1e-50', '0.5')
-    """
-    mant, _, exp = f"{x:.14e}".partition("e")
-    mant = mant.rstrip("0").rstrip(".")
-    sci = f"{mant}e{'-' if int(exp) < 0 else '+'}{abs(int(exp)):02d}"
-    fixed = np.format_float_positional(float(f"{x:.15g}"), trim="-")
-    return fixed if len(fixed) <= len(sci) else sci
 
 
 def _pct_var(E: np.ndarray, members: list, size: np.ndarray) -> np.ndarray:

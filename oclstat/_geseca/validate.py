@@ -1,14 +1,13 @@
 """The checks of :func:`oclstat.geseca`: the expression (genes x samples, named, finite, one
-row per gene), centred and scaled as fgsea's ``geseca`` does (R's ``scale`` on each gene), and
-the gene sets matched to its genes."""
+row per gene), centred and scaled as fgsea's ``geseca`` does (R's ``scale`` on each gene).
+Gene sets are matched to its genes as the single-sample scores match them."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from .._readers.gmx import as_gene_sets
 from .._singlesample.validate import expression as _expression
-from .._validation import as_int, check_host_memory
+from .._validation import check_host_memory
 
 #: fgsea's words when scaling meets a constant gene.
 CONSTANT_ROWS = "Cannot rescale a constant/zero gene expression rows to unit variance"
@@ -37,28 +36,3 @@ def expression(expr, genes, samples, center: bool, scale: bool):
             raise ValueError("scale=True needs at least 2 samples")
         E /= np.sqrt((E * E).sum(axis=1, keepdims=True) / (E.shape[1] - 1))
     return E, g, s
-
-
-def gene_sets(sets, genes, min_size, max_size):
-    """``(names, index arrays, n_left_out)``: each set's genes of the data (unknown genes and
-    repeats dropped, in the data's order) with ``min_size <= size <= max_size``; none may be
-    kept (fgsea then returns an empty table)."""
-    sets = as_gene_sets(sets)
-    if not isinstance(sets, dict):
-        raise TypeError("gene_sets must be a dict {name: genes}, a GMT path or a decoupler net "
-                        f"(source, target), got {type(sets).__name__}")
-    n = len(genes)
-    min_size = as_int(min_size, "min_size", minimum=0)
-    max_size = n - 1 if max_size is None or max_size == np.inf else \
-        as_int(max_size, "max_size", minimum=0)
-    index = {g: i for i, g in enumerate(genes)}
-    names, out = [], []
-    for name, members in sets.items():
-        if isinstance(members, str) or not hasattr(members, "__iter__"):
-            raise TypeError(f"gene set {name!r} must be a list of gene names")
-        idx = np.array(sorted({index[str(g)] for g in members if str(g) in index}),
-                       dtype=np.int64)
-        if max(min_size, 1) <= idx.size <= min(max_size, n - 1):
-            names.append(str(name))
-            out.append(idx)
-    return names, out, len(sets) - len(out)

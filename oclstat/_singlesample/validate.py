@@ -71,10 +71,12 @@ def expression(expr, genes=None, samples=None, layer=None):
     return m, g, s, sparse.issparse(m)
 
 
-def gene_sets(sets, genes, min_size, max_size, ordered: bool = False):
+def gene_sets(sets, genes, min_size, max_size, ordered: bool = False,
+              allow_empty: bool = False):
     """``(names, index arrays, n_left_out)``: each set's genes of the data (duplicates and
     unknown genes dropped) with ``min_size <= size <= max_size`` (GSVA's filter); in the
-    data's order, or with ``ordered`` in the set's own order (GSVA's ``fmatch``)."""
+    data's order, or with ``ordered`` in the set's own order (GSVA's ``fmatch``). None kept is
+    an error unless ``allow_empty`` (fgsea's GESECA then returns an empty table)."""
     sets = as_gene_sets(sets)
     if not isinstance(sets, dict) or not sets:
         raise TypeError("gene_sets must be a non-empty dict {name: genes}, a GMT path or a "
@@ -92,7 +94,7 @@ def gene_sets(sets, genes, min_size, max_size, ordered: bool = False):
                 idx.size < len(genes):
             names.append(str(name))
             out.append(idx)
-    if not out:
+    if not out and not allow_empty:
         sizes = (f"between min_size={min_size} and max_size={max_size}" if max_size is not None
                  else f"at least min_size={min_size}")
         raise ValueError(f"no gene set has {sizes} genes of the data (first genes: "
