@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import platform
 import statistics
 import time
 from datetime import date
@@ -75,11 +74,44 @@ def copy_bandwidth(rt, nbytes: int = 1 << 28) -> float:
     return 2 * nbytes / best
 
 
+def host_lines() -> list[str]:
+    """What a ratio measured on this machine depends on: the CPU's model and vector
+    extensions, and every OpenCL implementation present with its version and state."""
+    from oclstat._runtime import NoDeviceError, cpu_extensions, cpu_model, devices
+
+    lines = [f"# host CPU: {cpu_model()}; {os.cpu_count()} CPUs; vector extensions: "
+             f"{' '.join(cpu_extensions()) or 'not reported'}; date: {date.today()}"]
+    try:
+        for d in devices():
+            state = "" if d.usable else f" (UNUSABLE: {d.problem})"
+            lines.append(f"# OpenCL [{d.index}] {d.type} {d.implementation}: {d.name}{state}")
+    except NoDeviceError as exc:
+        lines.append(f"# OpenCL: {exc}")
+    return lines
+
+
+def blas_line() -> str:
+    """The BLAS numpy runs and the kernel it chose for this CPU (threadpoolctl), and whether
+    an environment variable pins that choice (a peer measured at its fastest has none)."""
+    pinned = [f"{k}={os.environ[k]}" for k in ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE")
+              if k in os.environ]
+    try:
+        from threadpoolctl import threadpool_info
+    except ImportError:
+        found = "threadpoolctl not installed (pip install 'oclstat[bench]')"
+    else:
+        found = "; ".join(f"{i.get('internal_api')} {i.get('version')} kernel "
+                          f"{i.get('architecture')}, {i.get('num_threads')} threads"
+                          for i in threadpool_info() if i.get("user_api") == "blas") or "none"
+    return (f"# numpy's BLAS: {found}; "
+            + (f"PINNED by {' '.join(pinned)}" if pinned else "kernel chosen by the library"))
+
+
 def header(rt, title: str) -> str:
-    return (
-        f"# {title}\n# device: {rt.info.label} ({rt.info.type}, {rt.info.compute_units} CUs); "
-        f"host: {platform.processor() or platform.machine()}; date: {date.today()}"
-    )
+    """A benchmark's first lines: its title, the device it measures and :func:`host_lines`."""
+    return "\n".join([f"# {title}",
+                      f"# device: {rt.info.label} ({rt.info.type}, {rt.info.compute_units} CUs)",
+                      *host_lines()])
 
 
 def table(rows: list[dict], columns: list[str]) -> str:

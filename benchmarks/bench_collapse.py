@@ -25,7 +25,7 @@ import numpy as np
 import pandas as pd
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _common import table  # noqa: E402
+from _common import host_lines, table  # noqa: E402
 
 import oclstat  # noqa: E402
 from oclstat.io import collapse_probes, read_chip, read_gct, read_gmt, write_gct  # noqa: E402
@@ -56,6 +56,7 @@ def main(argv=None) -> int:
     ap.add_argument("--perms", type=int, default=1000)
     ap.add_argument("--probes-per-gene", type=int, default=5)
     args = ap.parse_args(argv)
+    print("\n".join(host_lines()), flush=True)
     genes = read_gct(DATA / "Leukemia_hgu95av2.trim.gct")
     labels = ["ALL"] * 24 + ["AML"] * 24
     sets = read_gmt(DATA / "h.all.v7.0.symbols.gmt")

@@ -30,7 +30,7 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _common import table  # noqa: E402
+from _common import host_lines, table  # noqa: E402
 
 import oclstat  # noqa: E402
 
@@ -73,6 +73,7 @@ def main(argv=None) -> int:
     ap.add_argument("--covariates", type=int, default=2)
     ap.add_argument("--device", action="append", default=None)
     args = ap.parse_args(argv)
+    print("\n".join(host_lines()), flush=True)
     m, n, k = args.snps, args.samples, args.covariates
     rng = np.random.default_rng(1)
     maf = rng.uniform(0.05, 0.5, size=m)

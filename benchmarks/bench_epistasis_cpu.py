@@ -40,7 +40,7 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _common import table  # noqa: E402
+from _common import host_lines, table  # noqa: E402
 from bench_epistasis import write_plink  # noqa: E402
 
 import oclstat  # noqa: E402
@@ -123,7 +123,7 @@ def run_shape(order, m, n, args, devices):
             cmd = [sys.executable, "-m", "oclstat", "epistasis", "--bfile", str(d), "--order",
                    str(order), "--score", "mi", "--top", "10", "--out", str(out)]
             env = {"PYTHONPATH": str(ROOT), "OCLSTAT_DEVICE": str(dev)}
-            label = oclstat.get_runtime(dev).info.label.split("|")[0].strip()
+            label = oclstat.get_runtime(dev).info.implementation
             if args.cold:     # empty kernel caches (pyopencl's and pocl's live under XDG)
                 with tempfile.TemporaryDirectory() as cache:
                     seconds, _ = timed(cmd, {**env, "XDG_CACHE_HOME": cache,
@@ -162,6 +162,7 @@ def main(argv=None) -> int:
     ap.add_argument("--device", action="append", default=None,
                     help="oclstat device (repeatable; default: every CPU implementation)")
     args = ap.parse_args(argv)
+    print("\n".join(host_lines()), flush=True)
     devices = args.device or [d.index for d in oclstat.devices()
                               if d.type == "CPU" and not d.simulator]
     print(f"# bench_epistasis_cpu: whole commands, best of 2; host {os.cpu_count()} CPUs; "

@@ -34,7 +34,7 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _common import table  # noqa: E402
+from _common import host_lines, table  # noqa: E402
 
 import oclstat  # noqa: E402
 
@@ -108,6 +108,7 @@ def main(argv=None) -> int:
     ap.add_argument("--device", action="append", default=None)
     ap.add_argument("--plink", default=shutil.which("plink1.9") or shutil.which("plink"))
     args = ap.parse_args(argv)
+    print("\n".join(host_lines()), flush=True)
     m, n = args.snps, args.samples
     rng = np.random.default_rng(1)
     maf = rng.uniform(0.05, 0.5, size=m)
@@ -132,7 +133,8 @@ def main(argv=None) -> int:
                    *pheno, "--test", args.test, "--epi1", str(args.epi1), "--device", dev,
                    "--out", str(d / f"ocl_{dev}")]
             t, rss = timed(cmd)
-            rows.append({"tool": f"oclstat --test {args.test} ({dev})", "seconds": t,
+            impl = oclstat.get_runtime(dev).info.implementation
+            rows.append({"tool": f"oclstat --test {args.test} ({dev}: {impl})", "seconds": t,
                          "pairs/s": pairs / t, "peak memory": f"{rss:,.0f} MB"})
         t_plink = None
         if args.plink:

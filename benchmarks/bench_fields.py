@@ -26,7 +26,7 @@ import numpy as np
 from scipy import special as sp
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _common import header, median_time, table, write_bandwidth  # noqa: E402
+from _common import blas_line, header, median_time, table, write_bandwidth  # noqa: E402
 
 import oclstat  # noqa: E402
 from oclstat.fields import grid_coords  # noqa: E402
@@ -176,11 +176,18 @@ def main(argv=None):
     ap.add_argument("--large", action="store_true", help="16 x 4096^2 (GPU sizes)")
     ap.add_argument("--only-ldl", action="store_true", help="the LDLᵀ batches only")
     args = ap.parse_args(argv)
+    from oclstat._runtime import runtime_for
+
     rt = oclstat.get_runtime(args.device)
-    print(header(rt, "Gaussian random fields: ldl_batch, matern_cov, simulate_fields"))
+    ldl_rt = runtime_for(args.device, "ldl")      # what ldl_batch picks by default
+    print(header(ldl_rt, "Gaussian random fields: ldl_batch, matern_cov, simulate_fields"))
+    np.linalg.cholesky(np.eye(64)[None])          # load the BLAS before asking which it is
+    print(blas_line())
     shapes = [(1000, 64), (100, 256), (8, 1024)] + (
         [(16, 4096)] if args.large or not rt.is_cpu else [])
-    bench_ldl(rt, shapes)
+    bench_ldl(ldl_rt, shapes)
+    if not args.only_ldl:
+        print(f"# Matérn and fields: {rt.info.label}")
     if args.only_ldl:
         return 0
     bench_matern(rt, 16 if not rt.is_cpu else 4, 4096 if not rt.is_cpu else 2048)

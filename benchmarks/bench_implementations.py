@@ -22,7 +22,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _common import table  # noqa: E402
+from _common import host_lines, table  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 
@@ -92,14 +92,14 @@ def main() -> int:
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()
     import oclstat
-    from oclstat._runtime import cpu_model, runtime_for
+    from oclstat._runtime import runtime_for
 
     cpus = [d for d in oclstat.devices(usable=True) if d.type == "CPU" and not d.simulator]
     if len(cpus) < 2:
         print("needs two usable CPU implementations (pip install 'oclstat[pocl,intel]')")
         return 1
     names = {d.index: d.implementation for d in cpus}
-    print(f"# host CPU: {cpu_model()}")
+    print("\n".join(host_lines()), flush=True)
     rows = []
     for case, (workload, code) in CASES.items():
         chosen = runtime_for(None, workload).info.index

@@ -142,7 +142,9 @@ def main() -> None:
     ap.add_argument("--scaling-windows", type=int, default=256)
     ap.add_argument("--budget", type=float, default=120.0)
     args = ap.parse_args()
-    rt = oclstat.get_runtime(args.device)
+    from oclstat._runtime import runtime_for
+
+    rt = runtime_for(args.device, "permutation")   # what permutation_test picks by default
     print(header(rt, "Exact permutation test (Green): oclstat.permutation_test vs coin, scipy"))
     if args.scaling:
         scaling(rt, [int(n) for n in args.scaling.split(",")], args.scaling_features,

@@ -35,7 +35,7 @@ import numpy as np
 import pandas as pd
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _common import table  # noqa: E402
+from _common import host_lines, table  # noqa: E402
 
 import oclstat  # noqa: E402
 
@@ -135,6 +135,7 @@ def main(argv=None) -> int:
     ap.add_argument("--no-fgsea", action="store_true")
     ap.add_argument("--synthetic", action="store_true")
     args = ap.parse_args(argv)
+    print("\n".join(host_lines()), flush=True)
     n_ml = min(args.rankings, 40) if args.multilevel_rankings is None else \
         args.multilevel_rankings
     frame, sets, what = data(args.rankings, args.synthetic)

@@ -46,7 +46,7 @@ import numpy as np
 import pandas as pd
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _common import table  # noqa: E402
+from _common import host_lines, table  # noqa: E402
 
 import oclstat  # noqa: E402
 
@@ -306,6 +306,7 @@ def main(argv=None) -> int:
     ap.add_argument("--skip-matrix", action="store_true",
                     help="only the --cells / --gsva-cells / --poisson-samples runs")
     args = ap.parse_args(argv)
+    print("\n".join(host_lines()), flush=True)
     args.decoupler_version = subprocess.run(
         [args.peer_python, "-c", "import decoupler; print(decoupler.__version__)"],
         capture_output=True, text=True).stdout.strip() if args.peer_python else ""

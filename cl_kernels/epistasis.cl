@@ -40,33 +40,39 @@
  *
  * Build defines: ORDER (2, 3, 4), SCORE (0 K2, 1 mutual information), EPI_CELL_OUTER (the GPU
  * schedule), NO_MISSING (CPU schedule, complete genotypes; `scratch` then holds 2 NP n_words
- * words per work-item for orders 3 and 4), EPI_BUILTIN_POPCOUNT and EPI_ONE_ITEM_PER_LANE
- * (CPU compilers, below).
+ * words per work-item for orders 3 and 4), EPI_ONE_ITEM_PER_LANE (CPU compilers, below),
+ * EPI_BUILTIN_POPCOUNT and EPI_VPOPCNT (how bits are counted: oclstat/popcount.clh).
  */
 #include "oclstat/epistasis_cells.clh" /* epi_acc, epi_candidate */
 #include <oclstat/cpu.clh>
+#include <oclstat/popcount.clh> /* EPI_POPC, epi_and_popc2 */
 
 /* 64-bit words: one popcount per 64 samples (the host pads each vector to 64 bits). */
 typedef ulong word_t;
-
-/* popcount of a word. EPI_BUILTIN_POPCOUNT (the clang-based CPU compilers, pocl's, whose OpenCL
- * popcount is an out-of-line library call, and Intel's): the compiler's builtin, in line. */
-#ifdef EPI_BUILTIN_POPCOUNT
-#define EPI_POPC(x) ((uint)__builtin_popcountl(x))
-#else
-#define EPI_POPC(x) ((uint)popcount(x))
-#endif
 
 /* EPI_ONE_ITEM_PER_LANE (CPU schedule): one combination per work-item, its words through the
  * scalar POPCNT unit, not lanes of work-items with gathered words and an emulated vector
  * popcount (oclstat/cpu.clh). */
 #ifdef EPI_ONE_ITEM_PER_LANE
-#define EPI_KERNEL_ATTR OCLSTAT_ONE_ITEM_PER_LANE(ulong4)
+#define EPI_KERNEL_ATTR OCLSTAT_ONE_ITEM_PER_LANE(ulong4) EPI_VECTOR_ATTR
 #else
-#define EPI_KERNEL_ATTR
+#define EPI_KERNEL_ATTR EPI_VECTOR_ATTR
 #endif
 
 #define NP (NCELL / 3) /* suffix cells */
+
+/* CPU schedule: the suffix cells counted against s[0] (order 2: the two where s[1] has genotype
+ * 0 or 1, the third follows from the SNPs' own counts), and how many of them one pass over the
+ * words counts (EPI_VPOPCNT: all of them, up to nine, sharing each load of s[0]'s words; one
+ * word at a time, one cell per pass is faster). */
+#define EPI_COUNTED (ORDER == 2 ? 2u : NP)
+#if defined(EPI_VPOPCNT) && ORDER == 2
+#define EPI_ROWS 2u
+#elif defined(EPI_VPOPCNT)
+#define EPI_ROWS 9u
+#else
+#define EPI_ROWS 1u
+#endif
 
 /* C(n, k) for k <= 4, built up C(n, 2) -> C(n, 3) -> C(n, 4) so that every product is at most
  * 4 C(n, k) (each division exact): no overflow while the search's ranks fit (the planner keeps
@@ -266,17 +272,17 @@ __kernel EPI_KERNEL_ATTR void epistasis_search(__global const word_t *bits, cons
             __global const word_t *z0 = bits + (ulong)(s[0] * 2u + c) * 3u * n_words;
             __global const word_t *z1 = z0 + n_words;
             /* cell 3 q + v: the suffix has cell q, s[0] genotype v; the suffix cells counted
-             * (order 2: those where s[1] has genotype 0 or 1) */
-            for (uint q = 0u; q < (ORDER == 2 ? 2u : NP); q++) {
-                __global const word_t *m = cells + (c * NP + q) * n_words;
-                uint a = 0u, b = 0u;
-                for (uint w = 0u; w < n_words; w++) {
-                    a += EPI_POPC(m[w] & z0[w]);
-                    b += EPI_POPC(m[w] & z1[w]);
+             * (order 2: those where s[1] has genotype 0 or 1), EPI_ROWS at a time */
+            for (uint q0 = 0u; q0 < EPI_COUNTED; q0 += EPI_ROWS) {
+                uint a[EPI_ROWS], b[EPI_ROWS];
+                epi_and_popc2_rows(cells + (c * NP + q0) * n_words, EPI_ROWS, z0, z1, n_words,
+                                   a, b);
+                for (uint r = 0u; r < EPI_ROWS; r++) {
+                    const uint q = q0 + r;
+                    cnt[c][3u * q] = a[r];
+                    cnt[c][3u * q + 1u] = b[r];
+                    cnt[c][3u * q + 2u] = ptab[c][q] - a[r] - b[r];
                 }
-                cnt[c][3u * q] = a;
-                cnt[c][3u * q + 1u] = b;
-                cnt[c][3u * q + 2u] = ptab[c][q] - a - b;
             }
 #if ORDER == 2
             __global const uint *own = counts + (s[0] * 2u + c) * 3u;

@@ -41,19 +41,13 @@
  * Build defines: REAL, TEST (0 to 4), CELLMIN (joint effects), W (words per group), TAIL
  * ("linear": the samples in the last word, 1 to 64), COVARIATES (the regressions: 0, or the
  * covariate columns of covar, then fitted on the pair's samples),
- * EPI_BUILTIN_POPCOUNT and EPI_ONE_ITEM_PER_LANE (CPU compilers, see epistasis.cl).
+ * EPI_ONE_ITEM_PER_LANE (CPU compilers, see epistasis.cl), EPI_BUILTIN_POPCOUNT and EPI_VPOPCNT
+ * (how bits are counted: oclstat/popcount.clh).
  */
 #include <oclstat/real.clh>
 #include <oclstat/cpu.clh>
+#include <oclstat/popcount.clh> /* EPI_POPC, epi_and_popc2 */
 #pragma OPENCL FP_CONTRACT OFF
-
-/* The compiler's popcount in line on CPU compilers whose OpenCL popcount is a library call
- * (EPI_BUILTIN_POPCOUNT: see cl_kernels/epistasis.cl). */
-#ifdef EPI_BUILTIN_POPCOUNT
-#define EPIPAIR_POPC(x) ((uint)__builtin_popcountl(x))
-#else
-#define EPIPAIR_POPC(x) ((uint)popcount(x))
-#endif
 
 #if TEST == 4
 #define EPIPAIR_GROUPS 1u
@@ -62,17 +56,18 @@
 #endif
 
 #ifdef EPI_ONE_ITEM_PER_LANE
-#define EPIPAIR_ATTR OCLSTAT_ONE_ITEM_PER_LANE(ulong4)
+#define EPIPAIR_ATTR OCLSTAT_ONE_ITEM_PER_LANE(ulong4) EPI_VECTOR_ATTR
 #else
-#define EPIPAIR_ATTR
+#define EPIPAIR_ATTR EPI_VECTOR_ATTR
 #endif
 
 /* The groups' 3 x 3 tables of pair (i, j), n[9 g + cell]. counts[(s * G + g) * 4 + v]: the
  * samples of group g with genotype v at SNP s, and at v = 3 whether the SNP has a missing
  * genotype in the group. Where neither SNP has one, only the four cells with no genotype 2 are
  * counted: the others follow from the SNPs' own counts (BOOST's and PLINK's shortcut). */
-inline void epipair_tables(__global const ulong *bits, __global const uint *counts,
-                           const uint i, const uint j, uint *n)
+EPI_VECTOR_ATTR inline void epipair_tables(__global const ulong *bits,
+                                           __global const uint *counts, const uint i,
+                                           const uint j, uint *n)
 {
     for (uint g = 0; g < EPIPAIR_GROUPS; g++) {
         __global const ulong *a = bits + ((ulong)i * EPIPAIR_GROUPS + g) * 3 * W;
@@ -81,14 +76,9 @@ inline void epipair_tables(__global const ulong *bits, __global const uint *coun
         __global const uint *cb = counts + (j * EPIPAIR_GROUPS + g) * 4;
         uint *t = n + g * 9;                       /* cell 3 (2 - va) + (2 - vb) */
         if (!ca[3] && !cb[3]) {
-            uint c00 = 0u, c01 = 0u, c10 = 0u, c11 = 0u;
-            for (uint w = 0; w < W; w++) {
-                const ulong a0 = a[w], a1 = a[W + w], b0 = b[w], b1 = b[W + w];
-                c00 += EPIPAIR_POPC(a0 & b0);
-                c01 += EPIPAIR_POPC(a0 & b1);
-                c10 += EPIPAIR_POPC(a1 & b0);
-                c11 += EPIPAIR_POPC(a1 & b1);
-            }
+            uint x[2], y[2];                      /* a's genotypes 0, 1 against b's 0 and 1 */
+            epi_and_popc2_rows(a, 2u, b, b + W, W, x, y);
+            const uint c00 = x[0], c01 = y[0], c10 = x[1], c11 = y[1];
             const uint c02 = ca[0] - c00 - c01, c12 = ca[1] - c10 - c11;
             const uint c20 = cb[0] - c00 - c10, c21 = cb[1] - c01 - c11;
             t[8] = c00; t[7] = c01; t[6] = c02;
@@ -98,7 +88,7 @@ inline void epipair_tables(__global const ulong *bits, __global const uint *coun
             for (uint va = 0; va < 3; va++) {
                 for (uint vb = 0; vb < 3; vb++) {
                     uint c = 0u;
-                    for (uint w = 0; w < W; w++) c += EPIPAIR_POPC(a[va * W + w] & b[vb * W + w]);
+                    for (uint w = 0; w < W; w++) c += EPI_POPC(a[va * W + w] & b[vb * W + w]);
                     t[(2 - va) * 3 + (2 - vb)] = c;
                 }
             }
@@ -457,7 +447,7 @@ inline REAL epipair_logistic(const uint *n, REAL *odds)
 
 /* The lowest set bit of a non-zero word m: its index, and m without it. */
 #define EPIPAIR_NEXT_BIT(m, k) do { const ulong low_ = (m) & (~(m) + 1UL); \
-                                    (k) = EPIPAIR_POPC(low_ - 1UL); (m) ^= low_; } while (0)
+                                    (k) = EPI_POPC(low_ - 1UL); (m) ^= low_; } while (0)
 
 /* The valid samples' bits of word w (the padding of the last word cleared): TAIL, the
  * samples in the last word, is a build define of "linear". */
@@ -681,7 +671,7 @@ inline REAL epipair_covariate_fit(__global const ulong *bits, __global const REA
         __global const ulong *b = bits + ((ulong)j * EPIPAIR_GROUPS + g) * 3 * W;
         uint c = 0u;
         for (uint w = 0; w < W; w++)
-            c += EPIPAIR_POPC((a[w] | a[W + w] | a[2 * W + w])
+            c += EPI_POPC((a[w] | a[W + w] | a[2 * W + w])
                               & (b[w] | b[W + w] | b[2 * W + w]));
         n += c;
         if (g == 0u) cases = c;

@@ -27,9 +27,9 @@ SHARED_DATA = REPO.parent / "shared" / "data"
 
 def pytest_report_header(config):
     """The log names the CPU and every OpenCL implementation's version and state."""
-    from oclstat._runtime import cpu_model
+    from oclstat._runtime import cpu_extensions, cpu_model
 
-    lines = [f"host CPU: {cpu_model()}"]
+    lines = [f"host CPU: {cpu_model()}; vector extensions: {' '.join(cpu_extensions())}"]
     try:
         for d in oclstat.devices():
             state = "usable" if d.usable else f"UNUSABLE ({d.problem})"

@@ -7,6 +7,7 @@ from __future__ import annotations
 import itertools
 
 import numpy as np
+import pandas as pd
 import pytest
 from conftest import run_with_two_pocl_devices
 from scipy.special import gammaln
@@ -421,3 +422,60 @@ def test_a_search_too_large_to_rank_is_refused():
     y = np.array([0, 1] * 4)
     with pytest.raises(ValueError, match="one search ranks at most 2\\^62"):
         epi_plan.prepare(g, y, order=4)
+
+
+def _vector_popcount_device():
+    """A usable CPU implementation that counts with AVX-512 VPOPCNTDQ here, else skip."""
+    for info in oclstat.devices(usable=True):
+        if info.type == "CPU" and oclstat.get_runtime(info.index).vector_popcount:
+            return info.index
+    pytest.skip("no OpenCL implementation here counts bits with AVX-512 VPOPCNTDQ (a CPU "
+                "with avx512_vpopcntdq and pocl 3.1 or later)")
+
+
+@pytest.mark.parametrize("order,test", [(2, "k2"), (3, "mi"), (4, "k2"), (2, "fast"),
+                                         (2, "boost")])
+def test_vector_popcount_counts_the_same_tables(monkeypatch, order, test):
+    """Eight words per vpopcntq (EPI_VPOPCNT) and one word at a time give the same results,
+    with 13 words per class (a tail of five past the vector loop)."""
+    index = _vector_popcount_device()
+    rng = np.random.default_rng(order)
+    g = rng.integers(0, 3, size=(40 if order < 4 else 24, 1601)).astype(np.int8)
+    y = np.r_[np.ones(800, int), np.zeros(801, int)]
+    kwargs = {"order": order, "top": 25} if test in ("k2", "mi") else {"epi1": 0.5}
+    tables = []
+    for off in ("0", "1"):
+        monkeypatch.setenv("OCLSTAT_NO_VPOPCNT", off)
+        res = oclstat.epistasis(g, y, test=test, device=index, **kwargs)
+        tables.append(res.table)
+    assert len(tables[0]) > 0
+    pd.testing.assert_frame_equal(tables[0], tables[1])
+
+
+def test_vector_popcount_only_where_the_cpu_and_compiler_have_it(monkeypatch):
+    """The switch, a GPU schedule and implementations other than pocl 3.1+ turn it off."""
+    for info in oclstat.devices(usable=True):
+        rt = oclstat.get_runtime(info.index)
+        wanted = (info.type == "CPU" and info.implementation.startswith("pocl ")
+                  and oclstat._runtime.device.version_key(info.driver) >= (3, 1)
+                  and "avx512_vpopcntdq" in oclstat._runtime.cpu_extensions())
+        monkeypatch.delenv("OCLSTAT_NO_VPOPCNT", raising=False)
+        monkeypatch.delenv("OCLSTAT_SCHEDULE", raising=False)
+        assert rt.vector_popcount == (wanted and not rt.gpu_schedule)
+        monkeypatch.setenv("OCLSTAT_NO_VPOPCNT", "1")
+        assert not rt.vector_popcount
+        monkeypatch.delenv("OCLSTAT_NO_VPOPCNT")
+        monkeypatch.setenv("OCLSTAT_SCHEDULE", "gpu")
+        assert not rt.vector_popcount
+
+
+def test_cpu_extensions_are_the_flags_linux_reports():
+    from pathlib import Path
+
+    cpuinfo = Path("/proc/cpuinfo")
+    if not cpuinfo.exists():
+        pytest.skip("no /proc/cpuinfo")
+    flags = next((line.split(":", 1)[1].split() for line in cpuinfo.read_text().splitlines()
+                  if line.startswith("flags")), [])
+    got = oclstat._runtime.cpu_extensions()
+    assert set(got) == set(flags) & set(oclstat._runtime.device.VECTOR_EXTENSIONS)

@@ -758,3 +758,17 @@ def test_without_family_ids_an_iid_two_families_share_is_refused(tmp_path):
         read_pheno(tmp_path / "p", ["1", "2"])
     values, kind = read_pheno(tmp_path / "p", ["1", "2"], family_ids=["fb", "fa"])
     assert kind == "case-control" and values.tolist() == [0.0, 0.0]
+
+
+def test_chi_square_tails_are_scipys_to_the_bit():
+    """chi2_p and BOOST's thresholds use scipy.special (no scipy.stats at start-up): the same
+    numbers as scipy.stats.chi2, outside its support (p = 1 below 0) and at NaN included."""
+    from scipy import stats
+
+    x = np.r_[np.nan, -1.0, -0.0, 0.0, 1e-300,
+              np.random.default_rng(0).exponential(5.0, 500), 1e3, np.inf]
+    for df in (1, 2, 4, 26):
+        np.testing.assert_array_equal(pt.chi2_p(x, df), stats.chi2.sf(x, df))
+    for p in (0.05, 1e-4, 5e-6, 1e-8):
+        np.testing.assert_array_equal(pt.boost_thresholds(p, 0.5)[0],
+                                      stats.chi2.isf(p, [4, 2, 1]))

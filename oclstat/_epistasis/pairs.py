@@ -159,6 +159,8 @@ class DevicePairs:
             self.defines["EPI_ONE_ITEM_PER_LANE"] = 1
         if rt.builtin_popcount:
             self.defines["EPI_BUILTIN_POPCOUNT"] = 1
+        if rt.vector_popcount:
+            self.defines["EPI_VPOPCNT"] = 1
         self._bufs: dict = {}
 
     def kernel(self, name):

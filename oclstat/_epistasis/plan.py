@@ -96,10 +96,12 @@ class Search:
     def combinations(self) -> int:
         return math.comb(self.n_snps, self.order)
 
-    def defines(self, gpu_schedule: bool = False, builtin_popcount: bool = False) -> dict:
+    def defines(self, gpu_schedule: bool = False, builtin_popcount: bool = False,
+                vector_popcount: bool = False) -> dict:
         """Build defines of epistasis.cl for this search in the given schedule (CPU: one
-        work-item per lane of scalar code) and with the compiler's builtin popcount where
-        ``builtin_popcount`` (see Runtime.builtin_popcount)."""
+        work-item per lane of scalar code), with the compiler's builtin popcount where
+        ``builtin_popcount`` and eight words per instruction where ``vector_popcount`` (see
+        Runtime.builtin_popcount and Runtime.vector_popcount)."""
         out = {"ORDER": self.order, "SCORE": SCORES.index(self.score)}
         if gpu_schedule:
             out["EPI_CELL_OUTER"] = 1
@@ -109,6 +111,8 @@ class Search:
                 out["NO_MISSING"] = 1
         if builtin_popcount:
             out["EPI_BUILTIN_POPCOUNT"] = 1
+        if vector_popcount and not gpu_schedule:
+            out["EPI_VPOPCNT"] = 1
         return out
 
     def values(self, scores: np.ndarray) -> np.ndarray:

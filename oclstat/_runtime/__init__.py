@@ -31,6 +31,9 @@ themselves. One module per idea:
 ``OCLSTAT_POISON=1``
     fill every new device buffer with 0xFF bytes, so a kernel that reads memory nobody wrote
     gives a different answer (tests compare against a run without it).
+``OCLSTAT_NO_VPOPCNT=1``
+    count the epistasis tables' bits one word at a time even where the CPU has AVX-512
+    VPOPCNTDQ and pocl can use it (:attr:`Runtime.vector_popcount`; the counts are the same).
 ``OCLSTAT_CACHE_DIR``
     where the probe's verdicts are kept (default: ``oclstat`` in the user's cache folder).
 
@@ -43,7 +46,7 @@ True
 from .icd import cl, register_pip_icds  # noqa: I001 - first: registers ICDs before pyopencl
 from .choice import (ALIASES, CPU_PREFERENCE, CPU_PREFERENCE_BY_WORKLOAD, cpu_defaults,
                      select_device)
-from .device import SIMULATORS, DeviceInfo, cpu_model, devices
+from .device import SIMULATORS, DeviceInfo, cpu_extensions, cpu_model, devices
 from .errors import (HOW_TO_GET_A_DEVICE, DeviceCapabilityError, DeviceUnusableError,
                      KernelBuildError, KernelBuildWarning, NoDeviceError, compiler_warnings)
 from .registry import get_runtime, runtime_for
@@ -56,6 +59,6 @@ __all__ = [
     "GPU_LOCAL_MEM", "GPU_MAX_GROUP", "HOW_TO_GET_A_DEVICE", "SIMULATORS", "DeviceCapabilityError",
     "DeviceInfo", "DeviceUnusableError", "KernelBuildError", "KernelBuildWarning",
     "NoDeviceError", "Profile", "Runtime", "cl", "compiler_warnings", "cpu_defaults",
-    "cpu_model", "devices", "get_runtime", "kernel_dir", "kernel_source", "register_pip_icds",
-    "runtime_for", "schedule_setting", "select_device",
+    "cpu_extensions", "cpu_model", "devices", "get_runtime", "kernel_dir", "kernel_source",
+    "register_pip_icds", "runtime_for", "schedule_setting", "select_device",
 ]

@@ -16,6 +16,7 @@ True
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import json
 import os
@@ -270,6 +271,25 @@ def cpu_model() -> str:
         return host_platform.processor() or host_platform.machine()
     return (f"{fields.get('model name', '?')} (family {fields.get('cpu family', '?')}, "
             f"model {fields.get('model', '?')})")
+
+
+#: The vector extensions that decide how fast the kernels' CPU code is, in the order printed.
+VECTOR_EXTENSIONS = ("sse4_2", "avx", "avx2", "fma", "avx512f", "avx512bw", "avx512vl",
+                     "avx512_vnni", "avx512_vpopcntdq", "avx512_bitalg")
+
+
+@functools.cache
+def cpu_extensions() -> tuple[str, ...]:
+    """The host CPU's vector extensions among :data:`VECTOR_EXTENSIONS` (Linux's flag names,
+    from ``/proc/cpuinfo``; empty where the system does not say)."""
+    flags: set[str] = set()
+    with contextlib.suppress(OSError):
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            key, _, value = line.partition(":")
+            if key.strip() == "flags":
+                flags = set(value.split())
+                break
+    return tuple(x for x in VECTOR_EXTENSIONS if x in flags)
 
 
 def _build_environment() -> str:

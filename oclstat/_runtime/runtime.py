@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 
 from .._constants import KERNEL_DEFINES
-from .device import describe, require_pyopencl
+from .device import cpu_extensions, describe, require_pyopencl, version_key
 from .errors import (
     DeviceCapabilityError,
     DeviceUnusableError,
@@ -97,6 +97,20 @@ class Runtime:
         platform = self.info.platform.lower()
         return self.is_cpu and ("portable computing language" in platform
                                 or "intel(r) opencl" in platform)
+
+    @property
+    def vector_popcount(self) -> bool:
+        """Whether kernels count bits eight words per instruction with AVX-512 VPOPCNTDQ
+        (``EPI_VPOPCNT``, oclstat/popcount.clh): a CPU device on a host that has the
+        extension, with pocl 3.1 or later (clang's ``target`` attribute enables it for the
+        counting functions alone), outside a GPU schedule. ``OCLSTAT_NO_VPOPCNT=1`` turns it
+        off (tests compare the two)."""
+        if self.gpu_schedule or not self.is_cpu or flag("OCLSTAT_NO_VPOPCNT"):
+            return False
+        if "portable computing language" not in self.info.platform.lower():
+            return False
+        return (version_key(self.info.driver) >= (3, 1)
+                and "avx512_vpopcntdq" in cpu_extensions())
 
     @property
     def scalar_work_items(self) -> bool:

@@ -5,7 +5,14 @@ from __future__ import annotations
 
 import sys
 
-from .._runtime import NoDeviceError, cpu_defaults, cpu_model, devices, get_runtime
+from .._runtime import (
+    NoDeviceError,
+    cpu_defaults,
+    cpu_extensions,
+    cpu_model,
+    devices,
+    get_runtime,
+)
 from .._vocabulary import python_to_cli
 from ._common import device_of
 
@@ -25,10 +32,16 @@ def run(args) -> int:
         chosen = get_runtime(device_of(args)).info.index
     except NoDeviceError as exc:
         chosen, problem = -1, str(exc)
-    print(f"host CPU: {cpu_model()}")
+    print(f"host CPU: {cpu_model()}; vector extensions: "
+          f"{' '.join(cpu_extensions()) or 'not reported'}")
     for d in found:
         mark = "*" if d.index == chosen else " "
         print(f"{mark} {d}")
+    vector = [d.implementation for d in found
+              if d.usable and d.type == "CPU" and get_runtime(d.index).vector_popcount]
+    if vector:
+        print("epistasis counts bits eight words per instruction (AVX-512 vpopcntq) on: "
+              + ", ".join(vector))
     print("(* = the device oclstat uses by default; choose with --device or OCLSTAT_DEVICE; "
           "devices marked UNUSABLE failed a test build and are never chosen)")
     defaults = cpu_defaults()
