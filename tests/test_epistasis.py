@@ -479,3 +479,54 @@ def test_cpu_extensions_are_the_flags_linux_reports():
                   if line.startswith("flags")), [])
     got = oclstat._runtime.cpu_extensions()
     assert set(got) == set(flags) & set(oclstat._runtime.device.VECTOR_EXTENSIONS)
+
+
+def _rows_counted(rt, defines, m, z0, z1):
+    rows, n = m.shape
+    out = rt.to_device(np.zeros(2 * rows, dtype=np.uint32))
+    rt.launch(rt.kernel("popcount.cl", "rows", defines), 1, rt.to_device(m), np.uint32(rows),
+              rt.to_device(z0), rt.to_device(z1), np.uint32(n), out)
+    return rt.read(out, np.zeros(2 * rows, dtype=np.uint32)).reshape(rows, 2)
+
+
+def test_bit_counts_of_popcount_clh_are_numpys():
+    """epi_and_popc2_rows, one word at a time and (where this CPU and implementation have it)
+    eight words per vpopcntq, against numpy's count of set bits: 1 to 9 rows, 1 to 40 words."""
+    rng = np.random.default_rng(5)
+    runtimes = [oclstat.get_runtime(d.index) for d in oclstat.devices(usable=True)
+                if d.type == "CPU"]
+    if not runtimes:
+        pytest.skip("no CPU OpenCL implementation here")
+    for rt in runtimes:
+        variants = [{"EPI_BUILTIN_POPCOUNT": 1}, {}]
+        if rt.vector_popcount:
+            variants.append({"EPI_BUILTIN_POPCOUNT": 1, "EPI_VPOPCNT": 1})
+        for rows, n in [(1, 1), (2, 7), (2, 8), (3, 13), (9, 16), (9, 40), (5, 33)]:
+            w = rng.integers(0, 2**63, size=(rows + 2, n), dtype=np.uint64) * np.uint64(3)
+            m, z0, z1 = w[:rows], w[rows], w[rows + 1]
+            want = np.stack([np.unpackbits((m & z).view(np.uint8), axis=1).sum(axis=1)
+                             for z in (z0, z1)], axis=1)
+            for defines in variants:
+                got = _rows_counted(rt, defines, m, z0, z1)
+                np.testing.assert_array_equal(got, want, err_msg=f"{rt.info.label} {defines}")
+
+
+def test_a_vector_popcount_that_fails_its_check_is_not_used(monkeypatch):
+    """A build of popcount.cl with EPI_VPOPCNT that fails (or counts wrongly) turns the vector
+    counting off for that device, with a warning naming it, instead of failing the search."""
+    index = _vector_popcount_device()
+    rt = oclstat.get_runtime(index)
+    real_kernel = rt.kernel
+
+    def failing(filename, name, defines=None, options=()):
+        if filename == "popcount.cl" and defines and "EPI_VPOPCNT" in defines:
+            raise oclstat._runtime.KernelBuildError("popcount.cl: error: no vpopcntq here")
+        return real_kernel(filename, name, defines, options)
+
+    monkeypatch.setattr(rt, "kernel", failing)
+    monkeypatch.setattr(rt, "_vector_popcount", None)
+    with pytest.warns(oclstat._runtime.KernelBuildWarning, match="vpopcntq not used"):
+        assert rt.vector_popcount is False
+    assert rt.vector_popcount is False                 # decided once per device
+    monkeypatch.undo()
+    assert rt.vector_popcount is True

@@ -78,6 +78,7 @@ class Runtime:
         self._lock = threading.RLock()
         self._profiles: list[Profile] = []
         self._transfer_queue = None
+        self._vector_popcount: bool | None = None
 
     def __repr__(self) -> str:
         return f"Runtime({self.info.label!r})"
@@ -103,14 +104,47 @@ class Runtime:
         """Whether kernels count bits eight words per instruction with AVX-512 VPOPCNTDQ
         (``EPI_VPOPCNT``, oclstat/popcount.clh): a CPU device on a host that has the
         extension, with pocl 3.1 or later (clang's ``target`` attribute enables it for the
-        counting functions alone), outside a GPU schedule. ``OCLSTAT_NO_VPOPCNT=1`` turns it
-        off (tests compare the two)."""
+        counting functions alone), outside a GPU schedule, and only once a build of
+        ``popcount.cl`` that way has counted as numpy does on this device (else never, with a
+        :class:`KernelBuildWarning`). ``OCLSTAT_NO_VPOPCNT=1`` turns it off (tests compare
+        the two)."""
         if self.gpu_schedule or not self.is_cpu or flag("OCLSTAT_NO_VPOPCNT"):
             return False
         if "portable computing language" not in self.info.platform.lower():
             return False
-        return (version_key(self.info.driver) >= (3, 1)
-                and "avx512_vpopcntdq" in cpu_extensions())
+        if (version_key(self.info.driver) < (3, 1)
+                or "avx512_vpopcntdq" not in cpu_extensions()):
+            return False
+        with self._lock:
+            if self._vector_popcount is None:
+                self._vector_popcount = self._vector_popcount_counts()
+        return self._vector_popcount
+
+    def _vector_popcount_counts(self) -> bool:
+        """Whether ``popcount.cl`` built with EPI_VPOPCNT runs and counts as numpy does."""
+        rows, n = 3, 13                                   # a tail past the eight-word steps
+        words = np.random.default_rng(0).integers(0, 2**63, size=(rows + 2, n),
+                                                  dtype=np.uint64) * np.uint64(3)
+        m, z0, z1 = words[:rows], words[rows], words[rows + 1]
+        bits = np.unpackbits(np.stack([m & z0, m & z1], axis=1).view(np.uint8), axis=-1)
+        expected = bits.sum(axis=-1, dtype=np.uint32).ravel()
+        got = np.zeros(2 * rows, dtype=np.uint32)
+        try:
+            kernel = self.kernel("popcount.cl", "rows",
+                                 {"EPI_VPOPCNT": 1, "EPI_BUILTIN_POPCOUNT": 1})
+            out = self.to_device(got)
+            self.launch(kernel, 1, self.to_device(m), np.uint32(rows), self.to_device(z0),
+                        self.to_device(z1), np.uint32(n), out)
+            self.read(out, got)
+        except (KernelBuildError, cl.Error) as exc:
+            reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        else:
+            if np.array_equal(got, expected):
+                return True
+            reason = f"counted {got.tolist()}, numpy {expected.tolist()}"
+        warnings.warn(f"{self.info.label}: AVX-512 vpopcntq not used ({reason}); the epistasis "
+                      "kernels count one word at a time", KernelBuildWarning, stacklevel=3)
+        return False
 
     @property
     def scalar_work_items(self) -> bool:
