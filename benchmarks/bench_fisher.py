@@ -126,7 +126,8 @@ def whole_process(devices, b=10**6, rounds=2) -> None:
         r_time, r_p = best.get("R", (None, None))
         for dev in devices:
             t, p = best[dev]
-            row = {"oclstat device": oclstat.get_runtime(dev).info.label,
+            info = oclstat.get_runtime(dev).info
+            row = {"oclstat device": f"{info.label} ({info.implementation})",
                    "oclstat s": f"{t:.2f}", "oclstat p": p}
             if r_time is not None:
                 row.update({"Rscript s": f"{r_time:.2f}", "R p": r_p,
