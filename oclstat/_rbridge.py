@@ -152,6 +152,18 @@ def table_columns(frame) -> dict:
     return out
 
 
+def host_summary() -> str:
+    """The host CPU's model and vector extensions and every OpenCL implementation with its
+    version and state, one per line (printed by the R benchmark scripts beside their ratios)."""
+    from ._runtime import cpu_extensions, cpu_model, devices
+
+    lines = [f"host CPU: {cpu_model()}; vector extensions: "
+             f"{' '.join(cpu_extensions()) or 'not reported'}"]
+    lines += [f"OpenCL [{d.index}] {d.type} {d.implementation}: {d.name}"
+              + ("" if d.usable else f" (UNUSABLE: {d.problem})") for d in devices()]
+    return "\n".join(lines)
+
+
 def device_summary(device=None) -> str:
     """The device R draws on, in one line (for ``verbose = 2``)."""
     from ._runtime import get_runtime

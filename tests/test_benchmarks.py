@@ -22,3 +22,26 @@ def test_benchmark_answers_help(script):
                          text=True, timeout=120)
     assert out.returncode == 0, out.stderr[-2000:]
     assert "usage" in out.stdout.lower()
+
+
+def test_every_benchmark_names_the_cpu_and_each_implementation():
+    """What a ratio depends on is printed beside it: the CPU's model and vector extensions and
+    every OpenCL implementation's version, from Python's benchmarks (_common.host_lines, which
+    every bench_*.py prints) and from R's (the bridge's host_summary)."""
+    import oclstat
+    from oclstat._rbridge import host_summary
+    from oclstat._runtime import cpu_extensions, cpu_model
+
+    sys.path.insert(0, str(BENCHMARKS[0].parent))
+    try:
+        import _common
+    finally:
+        sys.path.pop(0)
+    for text in ("\n".join(_common.host_lines()), host_summary()):
+        assert cpu_model() in text
+        assert " ".join(cpu_extensions()) in text
+        for d in oclstat.devices():
+            assert d.implementation in text
+    for script in BENCHMARKS:
+        source = script.read_text()
+        assert "host_lines()" in source or "header(" in source, script.name

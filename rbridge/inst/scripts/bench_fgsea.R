@@ -41,6 +41,7 @@ cpu <- grep("^model name", readLines("/proc/cpuinfo", warn = FALSE), value = TRU
 cat(sprintf("12,000 genes x 1,400 pathways, median of %d, device: %s\nCPU: %s; fgsea %s\n",
             reps, oclstat:::bridge()$device_summary(NULL), sub(".*: ", "", cpu),
             if (peer) as.character(utils::packageVersion("fgsea")) else "not installed"))
+cat(oclstat:::bridge()$host_summary(), "\n", sep = "")
 cat(sprintf("%-18s %12s %12s %12s\n", "call", "oclstat (s)", "fgsea (s)", "fgsea / oclstat"))
 cat(sprintf("%-18s %12.2f %12.2f %12.2f\n", "fgsea", t_ours, t_fg, t_fg / t_ours))
 cat(sprintf("%-18s %12.2f %12.2f %12.2f\n", "collapsePathways", t_ours_c, t_fg_c,

@@ -26,6 +26,7 @@ rows <- list(
     timed(function() py$random$exponential(size, seed = 1L))))
 cat(sprintf("oclstat from R vs R's own, n = %g, median of %d runs, device: %s\n", n, reps,
             oclstat:::bridge()$device_summary(NULL)))
+cat(oclstat:::bridge()$host_summary(), "\n", sep = "")
 cat(sprintf("%-12s %12s %12s %14s %12s %14s\n", "draw", "oclstat (R)", "R's own",
             "oclstat (Py)", "R / oclstat", "R call / Py"))
 for (r in rows) {
