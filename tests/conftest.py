@@ -27,9 +27,9 @@ SHARED_DATA = REPO.parent / "shared" / "data"
 
 def pytest_report_header(config):
     """The log names the CPU and every OpenCL implementation's version and state."""
-    from oclstat._runtime import cpu_extensions, cpu_model
+    from oclstat._runtime import host_line
 
-    lines = [f"host CPU: {cpu_model()}; vector extensions: {' '.join(cpu_extensions())}"]
+    lines = [host_line()]
     try:
         for d in oclstat.devices():
             state = "usable" if d.usable else f"UNUSABLE ({d.problem})"
@@ -114,8 +114,18 @@ def R():
     """
     if shutil.which("R") is None:
         pytest.skip("R is not installed")
+    before = os.environ.get("LD_LIBRARY_PATH")
     import rpy2.robjects as ro
     from rpy2.rinterface_lib import openrlib
+
+    # rpy2 sets LD_LIBRARY_PATH to R's library folders (/usr/lib/x86_64-linux-gnu among them)
+    # when it starts R. This process has R loaded already; the variable only reaches the
+    # subprocesses tests start later, where it makes a pyenv Python load Debian's libpython
+    # and fail on "import ssl" (undefined symbol _PyModule_Add). Put it back.
+    if before is None:
+        os.environ.pop("LD_LIBRARY_PATH", None)
+    else:
+        os.environ["LD_LIBRARY_PATH"] = before
 
     # rpy2 routes R's event processing (R_CheckUserInterrupt, called inside R's C loops such as
     # fisher.test's simulation) through a Python callback, which makes those loops ~20x slower
