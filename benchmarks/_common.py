@@ -77,17 +77,13 @@ def copy_bandwidth(rt, nbytes: int = 1 << 28) -> float:
 def host_lines() -> list[str]:
     """What a ratio measured on this machine depends on: the CPU's model and vector
     extensions, and every OpenCL implementation present with its version and state."""
-    from oclstat._runtime import NoDeviceError, cpu_extensions, cpu_model, devices
+    from oclstat._runtime import NoDeviceError, host_line, host_report
 
-    lines = [f"# host CPU: {cpu_model()}; {os.cpu_count()} CPUs; vector extensions: "
-             f"{' '.join(cpu_extensions()) or 'not reported'}; date: {date.today()}"]
     try:
-        for d in devices():
-            state = "" if d.usable else f" (UNUSABLE: {d.problem})"
-            lines.append(f"# OpenCL [{d.index}] {d.type} {d.implementation}: {d.name}{state}")
+        lines = host_report()
     except NoDeviceError as exc:
-        lines.append(f"# OpenCL: {exc}")
-    return lines
+        lines = [host_line(), f"OpenCL: {exc}"]
+    return [f"# {line}" for line in lines] + [f"# {os.cpu_count()} CPUs; date: {date.today()}"]
 
 
 def blas_line() -> str:

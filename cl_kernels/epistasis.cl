@@ -45,7 +45,7 @@
  */
 #include "oclstat/epistasis_cells.clh" /* epi_acc, epi_candidate */
 #include <oclstat/cpu.clh>
-#include <oclstat/popcount.clh> /* EPI_POPC, epi_and_popc2 */
+#include <oclstat/popcount.clh> /* EPI_POPC, epi_and_popc2_rows */
 
 /* 64-bit words: one popcount per 64 samples (the host pads each vector to 64 bits). */
 typedef ulong word_t;

@@ -46,7 +46,7 @@
  */
 #include <oclstat/real.clh>
 #include <oclstat/cpu.clh>
-#include <oclstat/popcount.clh> /* EPI_POPC, epi_and_popc2 */
+#include <oclstat/popcount.clh> /* EPI_POPC, epi_and_popc2_rows */
 #pragma OPENCL FP_CONTRACT OFF
 
 #if TEST == 4

@@ -153,15 +153,11 @@ def table_columns(frame) -> dict:
 
 
 def host_summary() -> str:
-    """The host CPU's model and vector extensions and every OpenCL implementation with its
-    version and state, one per line (printed by the R benchmark scripts beside their ratios)."""
-    from ._runtime import cpu_extensions, cpu_model, devices
+    """The host CPU and every OpenCL implementation, one per line (the R benchmark scripts
+    print it beside their ratios)."""
+    from ._runtime import host_report
 
-    lines = [f"host CPU: {cpu_model()}; vector extensions: "
-             f"{' '.join(cpu_extensions()) or 'not reported'}"]
-    lines += [f"OpenCL [{d.index}] {d.type} {d.implementation}: {d.name}"
-              + ("" if d.usable else f" (UNUSABLE: {d.problem})") for d in devices()]
-    return "\n".join(lines)
+    return "\n".join(host_report())
 
 
 def device_summary(device=None) -> str:

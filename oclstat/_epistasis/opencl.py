@@ -72,8 +72,7 @@ def _run_device(rt, search: Search, ranges, chunk: int, best: _Best, lock, bar):
     """Pull rank ranges from ``ranges`` and search them on ``rt``; two candidate sets
     alternate, so the next launch is queued before the last one's candidates are read."""
     kernel = rt.kernel("epistasis.cl", "search",
-                       search.defines(rt.gpu_schedule, builtin_popcount=rt.builtin_popcount,
-                                      vector_popcount=rt.vector_popcount))
+                       search.defines(rt.gpu_schedule, rt.popcount_defines))
     bits = rt.to_device(_device_bits(search.bits, rt.gpu_schedule), writable=False)
     lf, nln, _ = score_tables(search.n_samples)
     lf_b, nln_b = rt.to_device(lf, writable=False), rt.to_device(nln, writable=False)

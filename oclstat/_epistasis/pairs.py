@@ -157,10 +157,7 @@ class DevicePairs:
             writable=False)
         if not rt.gpu_schedule:
             self.defines["EPI_ONE_ITEM_PER_LANE"] = 1
-        if rt.builtin_popcount:
-            self.defines["EPI_BUILTIN_POPCOUNT"] = 1
-        if rt.vector_popcount:
-            self.defines["EPI_VPOPCNT"] = 1
+        self.defines.update(rt.popcount_defines)
         self._bufs: dict = {}
 
     def kernel(self, name):

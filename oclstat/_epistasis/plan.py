@@ -96,23 +96,17 @@ class Search:
     def combinations(self) -> int:
         return math.comb(self.n_snps, self.order)
 
-    def defines(self, gpu_schedule: bool = False, builtin_popcount: bool = False,
-                vector_popcount: bool = False) -> dict:
+    def defines(self, gpu_schedule: bool = False, popcount: dict | None = None) -> dict:
         """Build defines of epistasis.cl for this search in the given schedule (CPU: one
-        work-item per lane of scalar code), with the compiler's builtin popcount where
-        ``builtin_popcount`` and eight words per instruction where ``vector_popcount`` (see
-        Runtime.builtin_popcount and Runtime.vector_popcount)."""
-        out = {"ORDER": self.order, "SCORE": SCORES.index(self.score)}
+        work-item per lane of scalar code), with the device's way of counting bits
+        (``popcount``: Runtime.popcount_defines)."""
+        out = {"ORDER": self.order, "SCORE": SCORES.index(self.score), **(popcount or {})}
         if gpu_schedule:
             out["EPI_CELL_OUTER"] = 1
         else:
             out["EPI_ONE_ITEM_PER_LANE"] = 1
             if self.complete:
                 out["NO_MISSING"] = 1
-        if builtin_popcount:
-            out["EPI_BUILTIN_POPCOUNT"] = 1
-        if vector_popcount and not gpu_schedule:
-            out["EPI_VPOPCNT"] = 1
         return out
 
     def values(self, scores: np.ndarray) -> np.ndarray:

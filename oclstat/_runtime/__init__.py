@@ -46,7 +46,8 @@ True
 from .icd import cl, register_pip_icds  # noqa: I001 - first: registers ICDs before pyopencl
 from .choice import (ALIASES, CPU_PREFERENCE, CPU_PREFERENCE_BY_WORKLOAD, cpu_defaults,
                      select_device)
-from .device import SIMULATORS, DeviceInfo, cpu_extensions, cpu_model, devices
+from .device import (SIMULATORS, DeviceInfo, cpu_extensions, cpu_model, devices, host_line,
+                     host_report)
 from .errors import (HOW_TO_GET_A_DEVICE, DeviceCapabilityError, DeviceUnusableError,
                      KernelBuildError, KernelBuildWarning, NoDeviceError, compiler_warnings)
 from .registry import get_runtime, runtime_for
@@ -59,6 +60,7 @@ __all__ = [
     "GPU_LOCAL_MEM", "GPU_MAX_GROUP", "HOW_TO_GET_A_DEVICE", "SIMULATORS", "DeviceCapabilityError",
     "DeviceInfo", "DeviceUnusableError", "KernelBuildError", "KernelBuildWarning",
     "NoDeviceError", "Profile", "Runtime", "cl", "compiler_warnings", "cpu_defaults",
-    "cpu_extensions", "cpu_model", "devices", "get_runtime", "kernel_dir", "kernel_source",
-    "register_pip_icds", "runtime_for", "schedule_setting", "select_device",
+    "cpu_extensions", "cpu_model", "devices", "get_runtime", "host_line", "host_report",
+    "kernel_dir", "kernel_source", "register_pip_icds", "runtime_for", "schedule_setting",
+    "select_device",
 ]

@@ -292,6 +292,20 @@ def cpu_extensions() -> tuple[str, ...]:
     return tuple(x for x in VECTOR_EXTENSIONS if x in flags)
 
 
+def host_line() -> str:
+    """One line naming the host CPU and its vector extensions (what CPU figures depend on)."""
+    return (f"host CPU: {cpu_model()}; vector extensions: "
+            f"{' '.join(cpu_extensions()) or 'not reported'}")
+
+
+def host_report() -> list[str]:
+    """:func:`host_line`, then every OpenCL device with its implementation's version and, for
+    an unusable one, why: printed beside every benchmark's figures."""
+    return [host_line()] + [f"OpenCL [{d.index}] {d.type} {d.implementation}: {d.name}"
+                            + ("" if d.usable else f" (UNUSABLE: {d.problem})")
+                            for d in devices()]
+
+
 def _build_environment() -> str:
     items = sorted((k, v) for k, v in os.environ.items() if k.startswith(BUILD_ENVIRONMENT))
     return hashlib.sha1(repr(items).encode()).hexdigest()[:12]

@@ -120,6 +120,17 @@ class Runtime:
                 self._vector_popcount = self._vector_popcount_counts()
         return self._vector_popcount
 
+    @property
+    def popcount_defines(self) -> dict:
+        """The build defines of oclstat/popcount.clh for this device: how the epistasis kernels
+        count bits (:attr:`builtin_popcount`, :attr:`vector_popcount`)."""
+        out = {}
+        if self.builtin_popcount:
+            out["EPI_BUILTIN_POPCOUNT"] = 1
+        if self.vector_popcount:
+            out["EPI_VPOPCNT"] = 1
+        return out
+
     def _vector_popcount_counts(self) -> bool:
         """Whether ``popcount.cl`` built with EPI_VPOPCNT runs and counts as numpy does."""
         rows, n = 3, 13                                   # a tail past the eight-word steps

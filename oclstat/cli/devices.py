@@ -5,14 +5,7 @@ from __future__ import annotations
 
 import sys
 
-from .._runtime import (
-    NoDeviceError,
-    cpu_defaults,
-    cpu_extensions,
-    cpu_model,
-    devices,
-    get_runtime,
-)
+from .._runtime import NoDeviceError, cpu_defaults, devices, get_runtime, host_line
 from .._vocabulary import python_to_cli
 from ._common import device_of
 
@@ -32,8 +25,7 @@ def run(args) -> int:
         chosen = get_runtime(device_of(args)).info.index
     except NoDeviceError as exc:
         chosen, problem = -1, str(exc)
-    print(f"host CPU: {cpu_model()}; vector extensions: "
-          f"{' '.join(cpu_extensions()) or 'not reported'}")
+    print(host_line())
     for d in found:
         mark = "*" if d.index == chosen else " "
         print(f"{mark} {d}")
