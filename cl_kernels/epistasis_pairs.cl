@@ -4,10 +4,13 @@
  * of SNP pairs at a time, rows i0 .. i0 + R - 1 against columns j0 .. j0 + C - 1, pairs with
  * j <= i skipped.
  *
- *   epistasis_pairs_stat  work-item (r, c): the pair's 3 x 3 genotype tables (per group) from
- *                    AND + popcount of the genotype bit vectors, then its statistic, written
- *                    to stat[r C + c]: TEST 0 Ueki-Cordell (--fast-epistasis), 1 joint effects,
- *                    2 BOOST (--fast-epistasis boost), 3 the logistic interaction
+ *   epistasis_pairs_stat  work-item (r, c): the pairs (r, c') for the LANES columns
+ *                    c' = LANES c .. LANES c + LANES - 1 (LANES > 1 for Ueki-Cordell's
+ *                    statistic on a CPU, computed in vector registers; else 1): each pair's
+ *                    3 x 3 genotype tables (per group) from AND + popcount of the genotype bit
+ *                    vectors, then its statistic, written to stat[r C + c']: TEST 0
+ *                    Ueki-Cordell (--fast-epistasis), 1 joint effects, 2 BOOST
+ *                    (--fast-epistasis boost), 3 the logistic interaction
  *                    (--epistasis, case/control), 4 the linear interaction (--epistasis,
  *                    quantitative trait); NaN for a pair that fails (no finite statistic, a
  *                    joint-effects cell below CELLMIN, BOOST with two genotypes of one SNP
@@ -38,7 +41,9 @@
  * The statistics follow oclstat/_epistasis/pairtests.py (the host reference, checked against
  * PLINK 1.9), in REAL (double, or float without fp64); the tables are exact integers.
  *
- * Build defines: REAL, TEST (0 to 4), CELLMIN (joint effects), W (words per group), TAIL
+ * Build defines: REAL, TEST (0 to 4), LANES (columns per work-item, TEST 0 only: Runtime.lanes,
+ * a SIMD register's worth of REAL on a CPU, 1 on a GPU), CELLMIN (joint effects), W (words per
+ * group), TAIL
  * ("linear": the samples in the last word, 1 to 64), COVARIATES (the regressions: 0, or the
  * covariate columns of covar, then fitted on the pair's samples),
  * EPI_ONE_ITEM_PER_LANE (CPU compilers, see epistasis.cl), EPI_BUILTIN_POPCOUNT and EPI_VPOPCNT
@@ -47,6 +52,7 @@
 #include <oclstat/real.clh>
 #include <oclstat/cpu.clh>
 #include <oclstat/popcount.clh> /* EPI_POPC, epi_and_popc2_rows */
+#include <oclstat/vector.clh>   /* LANES, uintL, realL */
 #pragma OPENCL FP_CONTRACT OFF
 
 #if TEST == 4
@@ -96,30 +102,32 @@ EPI_VECTOR_ATTR inline void epipair_tables(__global const ulong *bits,
     }
 }
 
-/* Ueki-Cordell: log odds ratio and variance of one group's 9 cells. */
-inline void epipair_ueki(const uint *n, REAL *lor, REAL *var)
+/* Ueki-Cordell: the log odds ratio and its variance of one group's 9 cells, for LANES pairs at
+ * once (n[k]: cell k of each lane's pair). Where a cell is empty, 4.5 is added to the
+ * allele-level counts and 0.5 to each cell (empty is 1 or 0, so the sums are exact). */
+inline void epipair_ueki(const uintL *n, realL *lor, realL *var)
 {
-    REAL c11 = (REAL)(4 * n[0] + 2 * (n[1] + n[3]) + n[4]);
-    REAL c12 = (REAL)(4 * n[2] + 2 * (n[1] + n[5]) + n[4]);
-    REAL c21 = (REAL)(4 * n[6] + 2 * (n[3] + n[7]) + n[4]);
-    REAL c22 = (REAL)(4 * n[8] + 2 * (n[5] + n[7]) + n[4]);
-    int empty = 0;
-    for (uint k = 0; k < 9; k++) empty |= n[k] == 0u;
-    const REAL add = empty ? (REAL)4.5 : (REAL)0;
-    const REAL plus = empty ? (REAL)0.5 : (REAL)0;
-    c11 += add; c12 += add; c21 += add; c22 += add;
-    const REAL r11 = (REAL)1 / c11, r12 = (REAL)1 / c12, r21 = (REAL)1 / c21,
-               r22 = (REAL)1 / c22;
+    uintL least = n[0];
+    for (uint k = 1; k < 9; k++) least = min(least, n[k]);
+    const realL empty = (realL)1 - OCLSTAT_CONVERT_REALL(min(least, (uintL)1u));
+    const realL add = empty * (REAL)4.5, plus = empty * (REAL)0.5;
+    const realL c11 = OCLSTAT_CONVERT_REALL(4u * n[0] + 2u * (n[1] + n[3]) + n[4]) + add;
+    const realL c12 = OCLSTAT_CONVERT_REALL(4u * n[2] + 2u * (n[1] + n[5]) + n[4]) + add;
+    const realL c21 = OCLSTAT_CONVERT_REALL(4u * n[6] + 2u * (n[3] + n[7]) + n[4]) + add;
+    const realL c22 = OCLSTAT_CONVERT_REALL(4u * n[8] + 2u * (n[5] + n[7]) + n[4]) + add;
+    const realL r11 = (REAL)1 / c11, r12 = (REAL)1 / c12, r21 = (REAL)1 / c21,
+                r22 = (REAL)1 / c22;
     *lor = log(c11 * c22 * r12 * r21);
-    const REAL d2 = (r11 - r12) * (r11 - r12), d3 = (r11 - r21) * (r11 - r21);
-    const REAL d5 = (r11 - r12 - r21 + r22) * (r11 - r12 - r21 + r22);
-    const REAL d6 = (r22 - r12) * (r22 - r12), d8 = (r22 - r21) * (r22 - r21);
-    *var = (REAL)4 * ((REAL)4 * (r11 * r11 * ((REAL)n[0] + plus) + r12 * r12 * ((REAL)n[2] + plus)
-                                 + r21 * r21 * ((REAL)n[6] + plus)
-                                 + r22 * r22 * ((REAL)n[8] + plus))
-                      + d2 * ((REAL)n[1] + plus) + d3 * ((REAL)n[3] + plus)
-                      + d6 * ((REAL)n[5] + plus) + d8 * ((REAL)n[7] + plus))
-           + d5 * ((REAL)n[4] + plus);
+    const realL d2 = (r11 - r12) * (r11 - r12), d3 = (r11 - r21) * (r11 - r21);
+    const realL d5 = (r11 - r12 - r21 + r22) * (r11 - r12 - r21 + r22);
+    const realL d6 = (r22 - r12) * (r22 - r12), d8 = (r22 - r21) * (r22 - r21);
+#define EPIPAIR_M(k) (OCLSTAT_CONVERT_REALL(n[k]) + plus)
+    *var = (REAL)4 * ((REAL)4 * (r11 * r11 * EPIPAIR_M(0) + r12 * r12 * EPIPAIR_M(2)
+                                 + r21 * r21 * EPIPAIR_M(6) + r22 * r22 * EPIPAIR_M(8))
+                      + d2 * EPIPAIR_M(1) + d3 * EPIPAIR_M(3) + d6 * EPIPAIR_M(5)
+                      + d8 * EPIPAIR_M(7))
+           + d5 * EPIPAIR_M(4);
+#undef EPIPAIR_M
 }
 
 /* The inverse of the symmetric 4 x 4 matrix m (row-major), by Gauss-Jordan with partial
@@ -710,6 +718,41 @@ inline REAL epipair_covariate_fit(__global const ulong *bits, __global const REA
 }
 #endif
 
+#if TEST != 0
+/* One pair's statistic (every test but Ueki-Cordell's, which runs in lanes below): z, and
+ * *e (BOOST's exact value, the regressions' odds ratio or coefficient), *k (BOOST's code). */
+EPI_VECTOR_ATTR inline REAL epipair_statistic(__global const ulong *bits,
+                                              __global const uint *counts, const uint i,
+                                              const uint j, __global const REAL *thr,
+                                              __global const REAL *trait,
+                                              __global const REAL *snp_sums,
+                                              __global const REAL *covar, REAL *e, uint *k)
+{
+    (void)thr; (void)trait; (void)snp_sums; (void)covar; (void)k;
+#if COVARIATES > 0
+    (void)counts;
+    return epipair_covariate_fit(bits, covar, trait, i, j, e);
+#else
+    uint n[9 * EPIPAIR_GROUPS];
+    epipair_tables(bits, counts, i, j, n);
+#if TEST == 1
+    return epipair_joint(n);
+#elif TEST == 2
+    return epipair_boost(n, thr, e, k);
+#elif TEST == 3
+    return epipair_logistic(n, e);
+#else
+    REAL sums[9], q;
+    epipair_trait_sums(bits, trait, snp_sums, i, j, sums, &q);
+    return epipair_linear(n, sums, q, e);
+#endif
+#endif
+}
+#endif
+
+/* Work-item (r, c): row r against the LANES columns LANES c .. LANES c + LANES - 1 of the
+ * block (Ueki-Cordell's statistic in lanes: on a CPU the log and the divisions of LANES pairs
+ * are SIMD instructions; every other test one pair at a time, LANES = 1). */
 __kernel EPIPAIR_ATTR void epistasis_pairs_stat(__global const ulong *bits,
                                                 __global const uint *counts, const uint i0,
                                                 const uint n_rows, const uint j0,
@@ -720,62 +763,55 @@ __kernel EPIPAIR_ATTR void epistasis_pairs_stat(__global const ulong *bits,
                                                 __global const REAL *snp_sums,
                                                 __global const REAL *covar)
 {
-    const uint r = get_global_id(0), c = get_global_id(1);
-    if (r >= n_rows || c >= n_cols) return;
-    const uint i = i0 + r, j = j0 + c;
-    const ulong at = (ulong)r * n_cols + c;
-    REAL z, e = (REAL)-1;                          /* e: BOOST's exact value, the coefficient */
-#if TEST == 2
+    const uint r = get_global_id(0), c0 = get_global_id(1) * LANES;
+    if (r >= n_rows || c0 >= n_cols) return;
+    const uint i = i0 + r;
+    const ulong at = (ulong)r * n_cols + c0;
+#if TEST == 0
+    (void)thr; (void)exact; (void)code; (void)trait; (void)snp_sums; (void)covar;
+    uint cells[18][LANES];                         /* cell k of lane l's pair */
+    for (uint l = 0; l < LANES; l++) {
+        const uint j = j0 + c0 + l;
+        uint t[18];
+        if (c0 + l < n_cols && j > i)
+            epipair_tables(bits, counts, i, j, t);
+        else
+            for (uint k = 0; k < 18; k++) t[k] = 1u;   /* not stored, or -1 */
+        for (uint k = 0; k < 18; k++) cells[k][l] = t[k];
+    }
+    uintL n[18];
+    for (uint k = 0; k < 18; k++) n[k] = OCLSTAT_VLOAD_L(cells[k]);
+    realL lor1, var1, lor2, var2;
+    epipair_ueki(n, &lor1, &var1);
+    epipair_ueki(n + 9, &lor2, &var2);
+    const realL z = (lor1 - lor2) * (lor1 - lor2) / (var1 + var2);
+    REAL out[LANES];
+#if LANES == 1
+    out[0] = isfinite(z) ? z : NAN;
+#else
+    OCLSTAT_VSTORE_L(select((realL)NAN, z, isfinite(z)), out);
+#endif
+    for (uint l = 0; l < LANES && c0 + l < n_cols; l++)
+        stat[at + l] = j0 + c0 + l > i ? out[l] : (REAL)-1;
+#else
+    const uint j = j0 + c0;
+    REAL z = (REAL)-1, e = (REAL)-1;               /* e: BOOST's exact value, the coefficient */
     uint k = 0u;
-#else
-    (void)thr; (void)code;
-#endif
-#if TEST != 4
-    (void)snp_sums;
-#endif
-#if TEST != 4 && COVARIATES == 0
-    (void)trait;
-#endif
-#if COVARIATES == 0
-    (void)covar;
-#endif
-    if (j <= i) {
-        z = (REAL)-1;
-    } else {
-#if COVARIATES > 0
-        (void)counts; (void)snp_sums;
-        z = epipair_covariate_fit(bits, covar, trait, i, j, &e);
-#else
-        uint n[9 * EPIPAIR_GROUPS];
-        epipair_tables(bits, counts, i, j, n);
-#endif
-#if COVARIATES > 0
-#elif TEST == 0
-        REAL lor1, var1, lor2, var2;
-        epipair_ueki(n, &lor1, &var1);
-        epipair_ueki(n + 9, &lor2, &var2);
-        z = (lor1 - lor2) * (lor1 - lor2) / (var1 + var2);
-#elif TEST == 1
-        z = epipair_joint(n);
-#elif TEST == 2
-        z = epipair_boost(n, thr, &e, &k);
-#elif TEST == 3
-        z = epipair_logistic(n, &e);
-#else
-        REAL sums[9], q;
-        epipair_trait_sums(bits, trait, snp_sums, i, j, sums, &q);
-        z = epipair_linear(n, sums, q, &e);
-#endif
+    if (j > i) {
+        z = epipair_statistic(bits, counts, i, j, thr, trait, snp_sums, covar, &e, &k);
         if (!isfinite(z)) z = NAN;
     }
     stat[at] = z;
 #if TEST >= 2
     exact[at] = e;
 #else
-    (void)exact; (void)e;
+    (void)exact;
 #endif
 #if TEST == 2
     code[at] = k;
+#else
+    (void)code;
+#endif
 #endif
 }
 

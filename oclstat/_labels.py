@@ -12,24 +12,36 @@ array([0, 1])
 
 from __future__ import annotations
 
+import sys
+
 import numpy as np
 
 __all__ = ["labels_of", "check_unique", "aligned", "is_default_index", "as_labelled",
-           "oriented", "paired"]
+           "oriented", "paired", "loaded_pandas"]
+
+
+def loaded_pandas():
+    """pandas when some module has imported it, else None: nothing is a pandas object before
+    then, so a check of an input's type need not import it (a command's start-up).
+
+    >>> import pandas
+    >>> loaded_pandas() is pandas
+    True
+    """
+    return sys.modules.get("pandas")
 
 
 def is_default_index(index) -> bool:
     """pandas' default RangeIndex 0..n-1 (labels nobody chose)."""
-    import pandas as pd
-
-    return isinstance(index, pd.RangeIndex) and index.start == 0 and index.step == 1
+    pd = loaded_pandas()
+    return (pd is not None and isinstance(index, pd.RangeIndex) and index.start == 0
+            and index.step == 1)
 
 
 def labels_of(obj) -> list | None:
     """The labels of a 1-D input (Series index, dict keys), or None when it has none."""
-    import pandas as pd
-
-    if isinstance(obj, pd.Series):
+    pd = loaded_pandas()
+    if pd is not None and isinstance(obj, pd.Series):
         return None if is_default_index(obj.index) else list(obj.index)
     if isinstance(obj, dict):
         return list(obj)

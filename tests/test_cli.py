@@ -433,3 +433,19 @@ def test_demo_spatial_section_checks_itself(capsys):
     ref, ours = re.search(r"at the optimum (-?[\d.]+) \(oclstat (-?[\d.]+)\)", out).groups()
     assert float(ref) == pytest.approx(float(ours), abs=1e-8)
     assert "95% profile intervals" in out and "kriging on a 40 x 40 grid" in out
+
+
+def test_the_command_line_loads_pandas_and_scipy_stats_only_where_a_command_needs_them():
+    """Start-up is part of every command's time: building the parser (every command's
+    options) imports neither pandas nor scipy.stats; the readers that need pandas import it
+    when first used."""
+    code = ("import sys, oclstat.cli; oclstat.cli.build_parser(); "
+            "print(sorted(m for m in ('pandas', 'scipy.stats') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         cwd=REPO, check=True)
+    assert out.stdout.strip() == "[]", out.stdout + out.stderr
+    code = ("import sys, oclstat.cli._single_sample as s; s.readers.read_gene_set_file; "
+            "print('pandas' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         cwd=REPO, check=True)
+    assert out.stdout.strip() == "True", out.stdout + out.stderr

@@ -17,6 +17,7 @@ import sys
 import types
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 import oclstat
@@ -40,7 +41,35 @@ def test_every_device_here_passes_the_probe_or_says_why():
 
 
 def test_the_probe_builds_and_runs_a_kernel(rt):
-    assert devices.probe(rt.device) == ""
+    reason, simd = devices.probe(rt.device)
+    assert reason == "" and simd in (0, 16, 32, 64)
+
+
+def test_the_probe_reads_the_vector_registers_the_compiler_targets():
+    """pocl's clang defines the target's macros: a CPU with AVX-512F gives 64 bytes where pocl
+    compiles for an AVX-512 target (pocl 3.1 names its target in the device name), 32 with
+    AVX2; Intel's compiler defines none, and the device's native width stands in. The CPU
+    schedule's lanes are that many bytes of the type (Runtime.lanes)."""
+    extensions = devices.cpu_extensions()
+    for d in oclstat.devices(usable=True):
+        if d.type != "CPU":
+            continue
+        reason, probed = devices.probe(oclstat.get_runtime(d.index).device)
+        assert reason == ""
+        if d.implementation.startswith("pocl"):
+            assert probed in (16, 32, 64), d
+            if "avx512" in d.name:
+                assert probed == 64 and "avx512f" in extensions
+            elif "avx2" in extensions:
+                assert probed >= 32
+            assert d.simd_bytes == probed
+        else:
+            assert d.simd_bytes == (probed or 4 * oclstat.get_runtime(
+                d.index).device.native_vector_width_float)
+        rt = oclstat.get_runtime(d.index)
+        if not rt.gpu_schedule:
+            assert rt.lanes(np.float64) == min(16, max(1, d.simd_bytes // 8))
+            assert rt.lanes(np.float32) == min(16, max(1, d.simd_bytes // 4))
 
 
 def test_verdicts_are_cached_per_implementation_driver_and_cpu(tmp_path, monkeypatch):
@@ -57,8 +86,8 @@ def test_verdicts_are_cached_per_implementation_driver_and_cpu(tmp_path, monkeyp
 
     monkeypatch.setattr(devices, "_VERDICTS", {})
     monkeypatch.setattr(devices, "probe", no_probe)
-    assert [(d.usable, d.problem) for d in oclstat.devices()] == \
-        [(d.usable, d.problem) for d in first]
+    assert [(d.usable, d.problem, d.simd_bytes) for d in oclstat.devices()] == \
+        [(d.usable, d.problem, d.simd_bytes) for d in first]
     # a build setting that changes how an implementation compiles is another key: probed again
     monkeypatch.setattr(devices, "_VERDICTS", {})
     monkeypatch.setenv("POCL_EXTRA_BUILD_FLAGS", "-cl-opt-disable")

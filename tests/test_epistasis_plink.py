@@ -223,6 +223,41 @@ def test_device_statistics_equal_the_host_reference(rt):
     assert rng is not None
 
 
+@pytest.mark.parametrize("missing", [0.0, 0.02])
+def test_ueki_cordell_in_lanes_equals_one_pair_per_work_item(monkeypatch, missing):
+    """On a CPU the fast test runs LANES pairs per work-item (Runtime.lanes: a vector
+    register's worth, the statistic in vector instructions); one pair per work-item
+    (OCLSTAT_LANES=1) gives the same bits, with blocks whose columns are not a multiple of
+    LANES and pairs on both sides of the diagonal."""
+    g, y, _ = simulate(m=45, n=700, seed=12, missing=missing)
+    scan = prepare_scan(g, y, test="fast", epi1=1.0, epi2=0.01)
+    cpus = [d.index for d in oclstat.devices(usable=True) if d.type == "CPU"]
+    if not cpus:
+        pytest.skip("no usable CPU OpenCL implementation")
+    for index in cpus:
+        rt = oclstat.get_runtime(index)
+        if rt.gpu_schedule:
+            continue
+        blocks = []
+        for lanes in ("", "1"):
+            monkeypatch.setenv("OCLSTAT_LANES", lanes)
+            engine = DevicePairs(rt, scan)
+            assert engine.lanes == (1 if lanes else rt.lanes(np.float64)) > 0
+            blocks.append([engine.block(i0, n, j0, c, 0.0, 6.63)
+                           for i0, n, j0, c in ((0, 45, 0, 45), (3, 17, 11, 29), (20, 5, 0, 13))])
+        assert blocks[0][0].rows[0].sum() == 45 * 44 // 2
+        for a, b in zip(*blocks, strict=True):
+            order_a = np.lexsort((a.hits[1], a.hits[0]))
+            order_b = np.lexsort((b.hits[1], b.hits[0]))
+            for k in range(3):
+                np.testing.assert_array_equal(a.hits[k][order_a], b.hits[k][order_b])
+            for side in ("rows", "cols"):
+                for x, z in zip(getattr(a, side), getattr(b, side), strict=True):
+                    np.testing.assert_array_equal(x, z)
+            assert a.failed == b.failed
+
+
+
 @pytest.mark.parametrize("missing,covariates", [(0.0, 0), (0.02, 0), (0.02, 2)])
 def test_device_regressions_equal_the_host_fits(rt, missing, covariates):
     """The logistic and linear interactions on the device (Newton on the pairs' cells, the

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import functools
 import os
 import warnings
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 
 from .._deprecation import renamed
 from .._progress import Progress
@@ -33,6 +34,9 @@ from .scan import (
 )
 from .tiles import TILE_MAX_SNPS
 from .validate import prepare_scan
+
+if TYPE_CHECKING:       # imported where a table is made: a scan to files needs no pandas
+    import pandas as pd
 
 BACKENDS = ("auto", "opencl", "cuda")
 #: Every test: the exhaustive search's scores (the best ``top`` combinations of any order)
@@ -318,14 +322,17 @@ def scan_pairs(scan, rt, *, out=None, job=(1, 1), resume=True, progress=None,
         files = (hits_path, summary_path)
     table = None if out is not None else _hits_table(scan, kept)
     return PairScanResult(
-        table=table, summary=_summary_frame(scan, summary), test=scan.test, epi1=scan.epi1,
-        epi2=scan.epi2, n_snps=m, n_samples=int(np.asarray(scan.phenotype).size),
+        table=table, _summary=functools.partial(_summary_frame, scan, summary),
+        test=scan.test, epi1=scan.epi1, epi2=scan.epi2, n_snps=m,
+        n_samples=int(np.asarray(scan.phenotype).size),
         n_tests=int(summary.n_tot.sum() // 2), n_failed=counts["failed"],
         n_hits=counts["hits"], job=(k, n),
         device=rt.info.label if rt is not None else "host", files=files)
 
 
 def _hits_table(scan, kept) -> pd.DataFrame:
+    import pandas as pd
+
     rows = np.concatenate([h[0] for h in kept]) if kept else np.zeros(0, np.int64)
     cols = np.concatenate([h[1] for h in kept]) if kept else np.zeros(0, np.int64)
     stat = np.concatenate([h[2] for h in kept]) if kept else np.zeros(0)
@@ -347,6 +354,8 @@ def _hits_table(scan, kept) -> pd.DataFrame:
 
 
 def _summary_frame(scan, summary: Summary) -> pd.DataFrame:
+    import pandas as pd
+
     best_at = summary.best_at
     has = best_at >= 0
     return pd.DataFrame({
@@ -425,6 +434,8 @@ def epistasis_merge(out, n_jobs: int, *, test: str = "fast") -> tuple[str, str]:
         for hits, _ in parts:
             with open(hits, encoding="utf-8", newline="") as part:
                 fh.write(part.read())
+    import pandas as pd
+
     summary = names = chromosomes = None
     with open(parts[0][1], encoding="utf-8") as fh:    # the SNP column's width, as written
         head = fh.readline()

@@ -118,8 +118,9 @@ class DevicePairs:
         trait = y[keep].astype(np.float64) - (y[keep].mean() if linear else 0.0)
         snp_sums = np.zeros((self.n_snps if linear else 1, 3))
         # a block of SNPs at a time: on disk (BedMatrix) or in memory, only the bits stay
+        every = bool(keep.all())
         for a, block in _blocks(g):
-            block = block[:, keep]
+            block = block if every else block[:, keep]
             b = a + block.shape[0]
             bits[a:b] = encode_bits(block, classes)[0][:, :n_groups]
             counts[a:b, :, :3] = genotype_counts(bits[a:b])
@@ -157,6 +158,9 @@ class DevicePairs:
             writable=False)
         if not rt.gpu_schedule:
             self.defines["EPI_ONE_ITEM_PER_LANE"] = 1
+        #: columns per work-item: Ueki-Cordell's statistic in a CPU's vector registers
+        self.lanes = rt.lanes(self.real) if self.test == 0 else 1
+        self.defines["LANES"] = self.lanes
         self.defines.update(rt.popcount_defines)
         self._bufs: dict = {}
 
@@ -178,7 +182,8 @@ class DevicePairs:
         stat = self._buf("stat", n_rows * n_cols * r.itemsize)
         exact, code = self._buf("exact", pairs * r.itemsize), self._buf("code", pairs * 4)
         local = (8, 8) if rt.gpu_schedule else (1, 64)
-        rt.launch_nd(self.kernel("stat"), (n_rows, n_cols), local, self.bits, self.counts,
+        rt.launch_nd(self.kernel("stat"), (n_rows, -(-n_cols // self.lanes)), local,
+                     self.bits, self.counts,
                      _U32(i0), _U32(n_rows), _U32(j0), _U32(n_cols), stat, self.boost_table,
                      exact, code, self.trait, self.snp_sums, self.covar)
         sides = []

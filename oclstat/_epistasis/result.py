@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import warnings
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 
 from .._results import short_repr
 from .plan import Search, _Best
 from .scores import association, tables_from_bits
+
+if TYPE_CHECKING:       # pandas is imported where a table is made: a scan to files needs none
+    import pandas as pd
 
 #: How many of the best combinations ``str()`` shows.
 _SHOWN = 5
@@ -51,6 +54,8 @@ class EpistasisResult:
     @classmethod
     def of(cls, search: Search, best: _Best, backend: str) -> EpistasisResult:
         combos = search.index_map[best.combos] if len(best.combos) else best.combos
+        import pandas as pd
+
         frame = pd.DataFrame({f"snp{i + 1}": combos[:, i] for i in range(search.order)})
         for i in range(search.order):
             frame[f"name{i + 1}"] = [search.names[j] for j in best.combos[:, i]]
@@ -83,6 +88,8 @@ class EpistasisResult:
                           combinations=self.combinations, backend=self.backend, best=best)
 
     def __str__(self) -> str:
+        import pandas as pd
+
         head = (f"best {len(self.table)} of {self.combinations:,} {self.order}-way "
                 f"combinations of {self.n_snps:,} SNPs x {self.n_samples:,} samples, "
                 f"{self.score} ({self.backend})")
@@ -133,7 +140,8 @@ class PairScanResult:
     """
 
     table: pd.DataFrame | None = field(compare=False)
-    summary: pd.DataFrame = field(compare=False)
+    #: the summary DataFrame, or a function of no arguments that makes it when first asked
+    _summary: object = field(compare=False)
     test: str
     epi1: float
     epi2: float
@@ -147,10 +155,19 @@ class PairScanResult:
     files: tuple = ()
     input: object = field(default=None, compare=False, repr=False)
 
+    @property
+    def summary(self) -> pd.DataFrame:
+        """Per SNP, PLINK's ``.summary`` (made on first use)."""
+        if callable(self._summary):
+            object.__setattr__(self, "_summary", self._summary())
+        return self._summary
+
     def to_frame(self) -> pd.DataFrame:
         """The hits (a copy; read from the file when they were written to one)."""
         if self.table is not None:
             return self.table.copy()
+        import pandas as pd
+
         return pd.read_csv(self.files[0], sep=r"\s+")
 
     def __repr__(self) -> str:
@@ -159,6 +176,8 @@ class PairScanResult:
                           hits=self.n_hits, epi1=self.epi1, device=self.device)
 
     def __str__(self) -> str:
+        import pandas as pd
+
         head = (f"{self.n_tests:,} pairs of {self.n_snps:,} SNPs x {self.n_samples:,} samples, "
                 f"test {self.test}: {self.n_hits:,} with p < {self.epi1:g}"
                 + (f" (job {self.job[0]} of {self.job[1]})" if self.job[1] > 1 else ""))

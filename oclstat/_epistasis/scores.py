@@ -20,7 +20,9 @@ def encode_bits(g: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, int]:
     out = np.zeros((g.shape[0], 2, 3, n_words), dtype=np.uint64)
     for c, ix in enumerate(groups):
         contiguous = len(ix) and ix[-1] - ix[0] + 1 == len(ix)
-        sub = g[:, ix[0]:ix[-1] + 1] if contiguous else g[:, ix]   # a view when it can
+        # a view when it can; else np.take, whose result is C-ordered (g[:, ix] is in
+        # Fortran order, where packbits along the rows is a hundred times slower)
+        sub = g[:, ix[0]:ix[-1] + 1] if contiguous else np.take(g, ix, axis=1)
         for v in range(3):
             packed = np.packbits(sub == v, axis=1, bitorder="little")
             pad = n_words * 8 - packed.shape[1]

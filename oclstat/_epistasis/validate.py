@@ -5,7 +5,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._labels import aligned, as_labelled, check_unique, is_default_index, oriented
+from .._labels import (
+    aligned,
+    as_labelled,
+    check_unique,
+    is_default_index,
+    loaded_pandas,
+    oriented,
+)
 from .._readers.bed import BedMatrix, a1_is_major, per_snp, recount
 from ..genotypes import Genotypes
 from .scan import PairScan, plink_name_width
@@ -56,8 +63,7 @@ def _genotypes(genotypes, phenotype, layout, blocks=False):
     phenotype aligned to the samples by label (not yet checked), the SNP names (None when the
     input has none) and the Genotypes the data came from (None for arrays). With ``blocks``,
     genotypes left on disk (a BedMatrix) stay there; otherwise they are decoded."""
-    import pandas as pd
-
+    pd = loaded_pandas()
     if layout not in LAYOUTS:
         raise ValueError(f"layout must be 'snp-major' (SNPs x samples) or 'sample-major' "
                          f"(samples x SNPs), got {layout!r}")
@@ -74,7 +80,7 @@ def _genotypes(genotypes, phenotype, layout, blocks=False):
         genotypes = genotypes.genotypes
         if blocks and isinstance(genotypes, BedMatrix):    # PLINK's codes: nothing to check
             return genotypes, _phenotype(phenotype, samples, genotypes), names, source
-    elif isinstance(genotypes, pd.DataFrame):
+    elif pd is not None and isinstance(genotypes, pd.DataFrame):
         frame = genotypes if layout == "snp-major" else genotypes.T
         names = [str(i) for i in frame.index]
         samples = None if is_default_index(frame.columns) else list(frame.columns)
@@ -120,12 +126,16 @@ def _phenotype(phenotype, samples, g) -> np.ndarray:
 
 
 def _take(g, snps=None, samples=None):
-    """Some SNPs (rows) and samples (columns) of an int8 matrix or a BedMatrix (on disk)."""
+    """Some SNPs (rows) and samples (columns) of an int8 matrix or a BedMatrix (on disk);
+    ``g`` itself where they are all of them."""
     if isinstance(g, BedMatrix):
         return g.take(snps, samples)
-    if snps is not None:
+    if snps is not None and not (len(snps) == g.shape[0]
+                                 and np.array_equal(snps, np.arange(g.shape[0]))):
         g = g[snps]
-    return g if samples is None else g[:, samples]
+    if samples is not None and not (samples.dtype == bool and samples.all()):
+        g = g[:, samples]
+    return g
 
 
 def _case_control(y, n_samples) -> np.ndarray:
@@ -156,8 +166,6 @@ def prepare_scan(genotypes, phenotype, *, test, epi1, epi2, snps=None, layout="s
     (:class:`~.scan.PairScan`): genotypes oriented with A1 minor (PLINK 1.9's default;
     ``keep_allele_order`` keeps the file's), samples with a missing phenotype (or covariate)
     left out, a quantitative phenotype for ``linear``, case/control for the others."""
-    import pandas as pd
-
     g, y, names, source = _genotypes(genotypes, phenotype, layout, blocks=True)
     for value, name in ((epi1, "epi1"), (epi2, "epi2")):
         if not isinstance(value, (int, float, np.floating)) or not 0 <= float(value) <= 1:
@@ -174,12 +182,13 @@ def prepare_scan(genotypes, phenotype, *, test, epi1, epi2, snps=None, layout="s
         keep = y >= 0
     cov, cov_names = None, []
     if covariates is not None:
+        pd = loaded_pandas()
         if test not in ("logistic", "linear"):
             raise ValueError(f"covariates are for test='logistic' or 'linear' (PLINK's "
                              f"--epistasis), not {test!r}")
-        if isinstance(covariates, pd.Series):
+        if pd is not None and isinstance(covariates, pd.Series):
             covariates = covariates.to_frame()
-        if isinstance(covariates, pd.DataFrame):
+        if pd is not None and isinstance(covariates, pd.DataFrame):
             cov_names = [str(c) for c in covariates.columns]
             samples = list(source.sample_ids) if source is not None and source.sample_ids \
                 else None
@@ -233,7 +242,9 @@ def prepare_scan(genotypes, phenotype, *, test, epi1, epi2, snps=None, layout="s
     if isinstance(g, BedMatrix):        # on disk: recounted as it is read, a block at a time
         g = g.flipped(swapped)
     else:                               # A1 the minor allele (PLINK 1.9's default)
-        g = recount(np.array(g, dtype=np.int8, order="C"), swapped)
+        if swapped.any() or not (g.dtype == np.int8 and g.flags.c_contiguous):
+            g = np.array(g, dtype=np.int8, order="C")   # the caller's array stays as it was
+        g = recount(g, swapped)
     return PairScan(g, y, [str(n) for n in names],
                     [str(c) for c in chromosomes], test, float(epi1), float(epi2),
                     int(cellmin), cov, cov_names, skipped=int((~usable).sum()),

@@ -38,11 +38,24 @@ SIMULATORS = ("oclgrind",)
 #: Environment variables whose values change how an implementation compiles (part of the
 #: probe's cache key).
 BUILD_ENVIRONMENT = ("POCL_", "CL_CONFIG_", "OCLGRIND_")
-#: The probe: a kernel every OpenCL implementation must build and run.
+#: The probe: a kernel every OpenCL implementation must build and run. It also writes the
+#: width, in bytes, of the vector registers its compiler targets, from the target's macros
+#: (clang's: pocl), or 0 where the compiler defines none (Intel's).
 PROBE_SOURCE = """__kernel void oclstat_probe(__global uint *out, const uint n)
 {
     const uint i = get_global_id(0);
     if (i < n) out[i] = 3u * i + 1u;
+    if (i == 0u) {
+#if defined(__AVX512F__)
+        out[n] = 64u;
+#elif defined(__AVX__)
+        out[n] = 32u;
+#elif defined(__SSE2__) || defined(__ARM_NEON)
+        out[n] = 16u;
+#else
+        out[n] = 0u;
+#endif
+    }
 }
 """
 PROBE_ITEMS = 64
@@ -70,6 +83,9 @@ class DeviceInfo:
     driver: str
     usable: bool = True
     problem: str = ""
+    #: the vector registers the device's compiler targets, in bytes (64 with AVX-512, 32 with
+    #: AVX2): from the probe's target macros, else the device's native vector width
+    simd_bytes: int = 0
 
     @property
     def label(self) -> str:
@@ -174,6 +190,7 @@ def describe(dev, index: int | None = None) -> DeviceInfo:
     fp64 = (bool(dev.double_fp_config) or "cl_khr_fp64" in dev.extensions) and not flag(
         "OCLSTAT_NO_FP64")
     ok, problem = usability(plat, dev)
+    simd = _verdict(plat, dev).get("simd_bytes", 0) or 4 * int(dev.native_vector_width_float)
     return DeviceInfo(
         index=index,
         platform=plat.name.strip(),
@@ -189,6 +206,7 @@ def describe(dev, index: int | None = None) -> DeviceInfo:
         driver=dev.driver_version.strip(),
         usable=ok,
         problem=problem,
+        simd_bytes=int(simd),
     )
 
 
@@ -239,7 +257,7 @@ def devices(usable: bool | None = None) -> list[DeviceInfo]:
 
 # ----------------------------------------------------------------------------- the probe
 
-_VERDICTS: dict[str, tuple[bool, str]] = {}
+_VERDICTS: dict[str, dict] = {}
 _VERDICTS_LOCK = threading.Lock()
 
 
@@ -326,25 +344,26 @@ def _reason(text: str) -> str:
     return pick if len(pick) <= 160 else pick[:157] + "..."
 
 
-def probe(dev) -> str:
-    """Build and run :data:`PROBE_SOURCE` on ``dev``: "" when it works, else the reason."""
+def probe(dev) -> tuple[str, int]:
+    """Build and run :data:`PROBE_SOURCE` on ``dev``: ("" when it works, else the reason; the
+    vector register bytes its compiler targets, 0 when not said)."""
     try:
         ctx = cl.Context([dev])
         queue = cl.CommandQueue(ctx, dev)
         with warnings.catch_warnings():     # a driver's notes on a build that worked
             warnings.simplefilter("ignore")
             program = cl.Program(ctx, PROBE_SOURCE).build(cache_dir=False)
-        out = np.zeros(PROBE_ITEMS, dtype=np.uint32)
+        out = np.zeros(PROBE_ITEMS + 1, dtype=np.uint32)
         buf = cl.Buffer(ctx, cl.mem_flags.WRITE_ONLY, out.nbytes)
         program.oclstat_probe(queue, (PROBE_ITEMS,), None, buf, np.uint32(PROBE_ITEMS))
         cl.enqueue_copy(queue, out, buf)
         queue.finish()
     except Exception as exc:   # any failure of the driver is the verdict, never a crash
-        return _reason(str(exc))
+        return _reason(str(exc)), 0
     want = 3 * np.arange(PROBE_ITEMS, dtype=np.uint32) + 1
-    if not np.array_equal(out, want):
-        return "the probe kernel ran but wrote wrong numbers"
-    return ""
+    if not np.array_equal(out[:PROBE_ITEMS], want):
+        return "the probe kernel ran but wrote wrong numbers", 0
+    return "", int(out[PROBE_ITEMS]) if out[PROBE_ITEMS] in (16, 32, 64) else 0
 
 
 def fix_for(platform_name: str, driver: str, reason: str) -> str:
@@ -381,23 +400,30 @@ def _write_cache(path: Path, key: str, verdict: dict) -> None:
         os.replace(tmp, path)
 
 
-def usability(plat, dev) -> tuple[bool, str]:
-    """(usable, problem) of a device: the probe's verdict, from this process, the cache
-    folder, or a new probe (then cached)."""
+def _verdict(plat, dev) -> dict:
+    """The probe's verdict on a device (usable, problem, reason, simd_bytes): from this
+    process, the cache folder, or a new probe (then cached)."""
     key = _key(plat, dev)
     with _VERDICTS_LOCK:
         if key in _VERDICTS:
             return _VERDICTS[key]
         path = cache_dir() / "usability.json"
         cached = _read_cache(path).get(key)
-        if isinstance(cached, dict) and isinstance(cached.get("usable"), bool):
-            verdict = (cached["usable"], str(cached.get("problem", "")))
+        if (isinstance(cached, dict) and isinstance(cached.get("usable"), bool)
+                and isinstance(cached.get("simd_bytes"), int)):
+            verdict = cached
         else:
-            reason = probe(dev)
+            reason, simd = probe(dev)
             problem = fix_for(plat.name.strip(), dev.driver_version.strip(), reason) \
                 if reason else ""
-            verdict = (not reason, problem)
-            _write_cache(path, key, {"usable": verdict[0], "problem": problem,
-                                     "reason": reason})
+            verdict = {"usable": not reason, "problem": problem, "reason": reason,
+                       "simd_bytes": simd}
+            _write_cache(path, key, verdict)
         _VERDICTS[key] = verdict
         return verdict
+
+
+def usability(plat, dev) -> tuple[bool, str]:
+    """(usable, problem) of a device: the probe's verdict (:func:`_verdict`)."""
+    verdict = _verdict(plat, dev)
+    return verdict["usable"], str(verdict.get("problem", ""))

@@ -214,9 +214,12 @@ class Runtime:
         raise TypeError(f"dtype must be numpy.float32 or numpy.float64, got {dt}")
 
     def lanes(self, dtype) -> int:
-        """Streams per work-item for kernels built on ``lanes.clh``: 1 in a GPU schedule (one
-        stream per work-item), a 256-bit SIMD register's worth on CPUs (4 doubles, 8 floats).
-        The environment variable ``OCLSTAT_LANES`` overrides it (1, 2, 4, 8 or 16)."""
+        """Items per work-item for kernels that run several in vector registers (the streams of
+        ``lanes.clh``, the pairs of the fast epistasis test): 1 in a GPU schedule, else a
+        vector register's worth of ``dtype`` as the device's compiler targets it
+        (:attr:`DeviceInfo.simd_bytes`: 8 doubles or 16 floats with AVX-512, 4 and 8 with
+        AVX2), at most 16. The environment variable ``OCLSTAT_LANES`` overrides it (1, 2, 4,
+        8 or 16)."""
         env = os.environ.get("OCLSTAT_LANES", "").strip()
         if env:
             if env not in ("1", "2", "4", "8", "16"):
@@ -224,7 +227,8 @@ class Runtime:
             return int(env)
         if self.gpu_schedule:
             return 1
-        return max(1, 32 // np.dtype(dtype).itemsize)
+        width = self.info.simd_bytes or 32
+        return max(1, min(16, width // np.dtype(dtype).itemsize))
 
     def max_items(self, bytes_per_item: int, fraction: float = 0.5) -> int:
         """How many items of ``bytes_per_item`` fit in one buffer (``max_alloc``) and in the

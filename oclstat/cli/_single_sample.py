@@ -7,7 +7,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from .._readers import combined, read_expression, read_gene_set_file
+from .. import _readers as readers  # its readers import pandas when first used
 from ._common import note, read_line, say, show_top
 from ._outputs import output
 
@@ -45,7 +45,7 @@ def read_scores_input(args):
     """``(expression, gene sets, what was read)``: the expression as a DataFrame or an
     AnnData (an .h5ad by its name), the gene sets as a dict."""
     path = str(args.expr)
-    sets = read_gene_set_file(args.gmt)
+    sets = readers.read_gene_set_file(args.gmt)
     if path.endswith(".h5ad"):
         ad = _h5ad(path)
         return ad, sets, f"read: {path}: {ad.n_obs:,} cells x {ad.n_vars:,} genes (AnnData" \
@@ -64,8 +64,8 @@ def read_scores_input(args):
             head = fh.read(4096)
     first = head.split(b"\n", 1)[0].decode("utf-8", "replace").strip().lower()
     if first.startswith("#1.") or first.startswith("name\tdescription"):
-        expr = read_expression(path)
-        info = read_line(combined([expr.attrs.get("input"), sets.input]))
+        expr = readers.read_expression(path)
+        info = read_line(readers.combined([expr.attrs.get("input"), sets.input]))
     else:
         expr, what = read_matrix(path, gzipped)
         info = f"read: {what}; " + read_line(sets.input).removeprefix("read: ")

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .._readers import read_table
+from .. import _readers as readers  # its readers import pandas when first used
 from .._runtime import get_runtime
 from ._common import device_of, float_count, layout_flags, note, read_line, say
 from ._outputs import output
@@ -58,7 +58,7 @@ def add_arguments(p) -> None:
 def run(args) -> int:
     from .._fisher import fisher_test
 
-    table = read_table(args.table, header=args.header, row_names=args.row_names,
+    table = readers.read_table(args.table, header=args.header, row_names=args.row_names,
                        what="table of counts")
     counts = table.values
     if np.isnan(counts).any():

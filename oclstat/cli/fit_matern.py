@@ -9,7 +9,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .._readers import read_frame
+from .. import _readers as readers  # its readers import pandas when first used
 from ._common import (
     device_label,
     device_of,
@@ -117,7 +117,7 @@ def run(args) -> int:
         from ..plot import _pyplot
 
         _pyplot("--png" if args.png else "--profile-png")
-    frame = read_frame(args.data)
+    frame = readers.read_frame(args.data)
     cols = [c.strip() for c in args.coords.split(",")]
     if len(cols) != 2:
         raise ValueError(f"--coords {args.coords}: name two columns, e.g. x,y")

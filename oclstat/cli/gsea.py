@@ -6,7 +6,7 @@ import time
 from pathlib import Path
 
 from .. import __version__
-from .._readers import combined, read_cls, read_expression, read_gct, read_gene_set_file
+from .. import _readers as readers  # its readers import pandas when first used
 from ._common import device_of, float_count, note, read_line, say, scheduler_client, show_top
 from ._gene_sets import (
     FOLDERS,
@@ -62,12 +62,12 @@ def run(args) -> int:
     from ..report import write_gsea_report
 
     keep = "keep" if (args.chip or args.mode) else "error"
-    expr = (read_gct(args.gct, duplicates=keep) if args.gct
-            else read_expression(args.expr, duplicates=keep))
+    expr = (readers.read_gct(args.gct, duplicates=keep) if args.gct
+            else readers.read_expression(args.expr, duplicates=keep))
     expr = collapsed(expr, args, "expression")
-    pheno = read_cls(args.cls, comparison=args.classes, profile=args.profile)
-    sets = read_gene_set_file(args.gmt)
-    info = combined([expr.attrs.get("input"), pheno.input, sets.input])
+    pheno = readers.read_cls(args.cls, comparison=args.classes, profile=args.profile)
+    sets = readers.read_gene_set_file(args.gmt)
+    info = readers.combined([expr.attrs.get("input"), pheno.input, sets.input])
     client = scheduler_client(args.scheduler)
     device = None if client else device_of(args, several=True)
     t0 = time.perf_counter()

@@ -6,7 +6,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from .._readers import open_text, read_gene_set_file
+from .. import _readers as readers  # its readers import pandas when first used
 from ._common import device_of, note, say, show_top
 from ._outputs import output
 
@@ -50,7 +50,7 @@ HEADER_WORDS = {"gene", "genes", "symbol", "symbols", "gene_symbol", "genesymbol
 def read_gene_list(path, flag: str) -> list[str]:
     """The first field of every line that is not empty or a # comment; a first line whose
     first field is a column name (``gene``, ``symbol``, ``gene_id``, ...) is a header."""
-    text, _ = open_text(path)
+    text, _ = readers.open_text(path)
     genes = [line.split()[0] for line in text.splitlines()
              if line.strip() and not line.lstrip().startswith("#")]
     if genes and genes[0].strip("\"'").lower() in HEADER_WORDS:
@@ -70,7 +70,7 @@ def run(args) -> int:
         names = [f"{n}_{i + 1}" for i, n in enumerate(names)]
     lists = {n: read_gene_list(f, "--genes") for n, f in zip(names, files, strict=True)}
     universe = read_gene_list(args.universe, "--universe")
-    sets = read_gene_set_file(args.gmt)
+    sets = readers.read_gene_set_file(args.gmt)
     t0 = time.perf_counter()
     res = ora(lists if len(lists) > 1 else lists[names[0]], sets, universe,
               min_size=args.min_size, max_size=args.max_size,

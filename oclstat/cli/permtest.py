@@ -6,7 +6,7 @@ import time
 
 import numpy as np
 
-from .._readers import combined, read_groups, read_table
+from .. import _readers as readers  # its readers import pandas when first used
 from ._common import (
     device_label,
     device_of,
@@ -98,22 +98,22 @@ def _inputs(args):
             raise ValueError("give two group files (A B) or --data with --groups, not both")
         if not args.groups:
             raise ValueError("--data needs --groups (one label per sample, or a CLS file)")
-        table = read_table(args.data, header=args.header, row_names=args.row_names,
+        table = readers.read_table(args.data, header=args.header, row_names=args.row_names,
                            what="features x samples table")
         complete(table, args.data)
-        labels, classes, ginfo = read_groups(args.groups, table.col_names, table.shape[1])
+        labels, classes, ginfo = readers.read_groups(args.groups, table.col_names, table.shape[1])
         values = pd.DataFrame(table.values, index=table.row_names, columns=table.col_names)
         names = table.row_names or [f"feature{i + 1}" for i in range(table.shape[0])]
         return dict(x=values, groups=labels, classes=classes), names, \
-            combined([table.input, ginfo])
+            readers.combined([table.input, ginfo])
     if not (args.a and args.b):
         raise ValueError("give two group files (A B), or --data FILE --groups FILE")
-    ta = read_table(args.a, header=args.header, row_names=args.row_names,
+    ta = readers.read_table(args.a, header=args.header, row_names=args.row_names,
                     what="table of the first group")
-    tb = read_table(args.b, header=args.header, row_names=args.row_names,
+    tb = readers.read_table(args.b, header=args.header, row_names=args.row_names,
                     what="table of the second group")
     a, b, names = aligned_groups(ta, tb, args.a, args.b)
-    return dict(x=a, y=b), names, combined([ta.input, tb.input])
+    return dict(x=a, y=b), names, readers.combined([ta.input, tb.input])
 
 
 def run(args) -> int:

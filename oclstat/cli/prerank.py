@@ -7,7 +7,7 @@ import time
 from pathlib import Path
 
 from .. import __version__
-from .._readers import combined, read_gene_set_file, read_rnk
+from .. import _readers as readers  # its readers import pandas when first used
 from ._common import (
     device_of,
     float_count,
@@ -70,8 +70,8 @@ def run(args) -> int:
     from ..report import write_gsea_report
 
     ranking = collapsed(_read_rankings(args), args, "ranking")
-    sets = read_gene_set_file(args.gmt)
-    info = combined([ranking.attrs.get("input"), sets.input])
+    sets = readers.read_gene_set_file(args.gmt)
+    info = readers.combined([ranking.attrs.get("input"), sets.input])
     client = scheduler_client(args.scheduler)
     device = None if client else device_of(args, several=True)
     t0 = time.perf_counter()
@@ -127,7 +127,7 @@ def _read_rankings(args):
     text, _ = open_text(args.rnk)
     first = next((ln for ln in text.splitlines() if ln.strip() and not ln.startswith("#")), "")
     if len([f for f in first.split("\t") if f.strip()]) <= 2:     # trailing tabs: one ranking
-        return read_rnk(args.rnk, header=args.header)
+        return readers.read_rnk(args.rnk, header=args.header)
     frame = read_frame(args.rnk, header=True)
     table = frame.set_index(frame.columns[0])
     bad = [c for c in table.columns if table[c].dtype.kind not in "iuf"]
