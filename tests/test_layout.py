@@ -24,7 +24,7 @@ RUNTIME = {"oclstat._constants", "oclstat._runtime", "oclstat._validation", "ocl
            "oclstat._readers", *(f"oclstat._readers.{m}" for m in (
                "text", "inference", "sniff", "tables", "frames", "gsea_files", "groups", "cls",
                "gmx", "bed")),
-           "oclstat._progress", "oclstat._multitest", "oclstat._scale",
+           "oclstat._progress", "oclstat._prefetch", "oclstat._multitest", "oclstat._scale",
            "oclstat._results", "oclstat._deprecation", "oclstat._vocabulary",
            "oclstat._docs"}
 #: Inside a capability package, from the bottom up: a module may import its own layer or

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from .._deprecation import renamed
+from .._prefetch import prefetch
 from .._progress import Progress
 from .._results import with_input
 from .._runtime import get_runtime, runtime_for
@@ -256,6 +257,7 @@ def scan_pairs(scan, rt, *, out=None, job=(1, 1), resume=True, progress=None,
     appended in PLINK's order, the summary, a checkpoint after each row block."""
     m = scan.n_snps
     k, n, r0, r1 = _job(job, m)
+    prefetch("scipy.special")   # the p-values' module, loaded while the genotypes are encoded
     engine = DevicePairs(rt, scan) if rt is not None else HostPairs(scan)
     size = block or (DEVICE_BLOCK if rt is not None else HOST_BLOCK)
     sig1, sig2 = chi2_threshold(scan.epi1), chi2_threshold(scan.epi2)

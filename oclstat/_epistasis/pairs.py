@@ -149,13 +149,15 @@ class DevicePairs:
         if linear:
             self.defines["TAIL"] = int(trait.size - 64 * (self.n_words - 1))
         # BOOST's thresholds by df adjustment, epi1 (the screen) and epi2 (the summary), then
-        # x log x for every cell count x (no division or second log per cell on the device)
-        cells = np.arange(int(keep.sum()) + 1, dtype=np.float64)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            xlogx = np.where(cells > 0, cells * np.log(cells), 0.0)
-        self.boost_table = rt.to_device(
-            np.concatenate([*boost_thresholds(scan.epi1, scan.epi2), xlogx]).astype(self.real),
-            writable=False)
+        # x log x for every cell count x (no division or second log per cell on the device);
+        # the other tests read none of it
+        table = np.zeros(1)
+        if scan.test == "boost":
+            cells = np.arange(int(keep.sum()) + 1, dtype=np.float64)
+            with np.errstate(divide="ignore", invalid="ignore"):
+                xlogx = np.where(cells > 0, cells * np.log(cells), 0.0)
+            table = np.concatenate([*boost_thresholds(scan.epi1, scan.epi2), xlogx])
+        self.boost_table = rt.to_device(table.astype(self.real), writable=False)
         if not rt.gpu_schedule:
             self.defines["EPI_ONE_ITEM_PER_LANE"] = 1
         #: columns per work-item: Ueki-Cordell's statistic in a CPU's vector registers

@@ -35,7 +35,6 @@ With covariates, :func:`interaction_fit` fits the same models per pair on the sa
 from __future__ import annotations
 
 import numpy as np
-from scipy.special import chdtrc, chdtri  # chi2.sf and .isf, without scipy.stats (start-up)
 
 __all__ = ["TESTS", "ueki_cordell", "joint_effects", "boost", "boost_thresholds",
            "logistic_cells", "linear_cells", "interaction_fit", "chi2_p", "cell_codes"]
@@ -52,6 +51,8 @@ cell_codes = (np.repeat([2, 1, 0], 3), np.tile([2, 1, 0], 3))
 
 def chi2_p(stat, df=1) -> np.ndarray:
     """The upper tail of chi-square with ``df`` degrees of freedom (NaN stays NaN)."""
+    from scipy.special import chdtrc  # chi2.sf: no scipy.stats, and only when asked (start-up)
+
     return chdtrc(df, np.maximum(np.asarray(stat, dtype=np.float64), 0.0))  # below 0: p = 1
 
 
@@ -63,6 +64,8 @@ def boost_thresholds(epi1: float, epi2: float) -> tuple[np.ndarray, np.ndarray]:
     >>> [np.round(t, 4).tolist() for t in boost_thresholds(0.05, 0.01)]
     [[9.4877, 5.9915, 3.8415], [13.2767, 9.2103, 6.6349]]
     """
+    from scipy.special import chdtri  # chi2.isf: no scipy.stats, and only when asked
+
     df = np.array([4, 2, 1])
     a1 = chdtri(df, epi1) if epi1 < 1 else np.zeros(3)
     a2 = chdtri(df, epi2) if epi2 < 1 else np.zeros(3)

@@ -6,7 +6,6 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from scipy.special import gammaln
 
 SCORES = ("k2", "mi")
 
@@ -70,6 +69,8 @@ def score_bits(n_samples: int) -> int:
     """Fixed-point bits B of the device's scores for ``n_samples`` samples: as many as keep
     every partial sum below 2^61 (at most 48). K2 sums are at most ln((n + 81)!) (a product of
     factorials is at most the factorial of the sum), mutual-information sums at most 3 n ln n."""
+    from scipy.special import gammaln  # imported when a search needs it (start-up)
+
     n = max(1, int(n_samples))
     top = max(float(gammaln(n + 82.0)), 3.0 * n * math.log(n), 1.0)
     return int(min(48, math.floor(math.log2(2.0**61 / top))))
@@ -83,6 +84,8 @@ def score_tables(n_samples: int) -> tuple[np.ndarray, np.ndarray, int]:
     >>> b, round(float(lf[10]) / 2**b, 10)          # ln(10!) = 15.1044125730755...
     (48, 15.1044125731)
     """
+    from scipy.special import gammaln  # imported when a search needs it (start-up)
+
     bits = score_bits(n_samples)
     k = np.arange(n_samples + 2, dtype=np.float64)
     lf = np.rint(gammaln(k + 1.0) * 2.0**bits).astype(np.int64)
