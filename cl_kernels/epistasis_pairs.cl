@@ -67,40 +67,117 @@
 #define EPIPAIR_ATTR EPI_VECTOR_ATTR
 #endif
 
-/* The groups' 3 x 3 tables of pair (i, j), n[9 g + cell]. counts[(s * G + g) * 4 + v]: the
- * samples of group g with genotype v at SNP s, and at v = 3 whether the SNP has a missing
- * genotype in the group. Where neither SNP has one, only the four cells with no genotype 2 are
- * counted: the others follow from the SNPs' own counts (BOOST's and PLINK's shortcut). */
+/* One group's 3 x 3 table t (cell 3 (2 - va) + (2 - vb)) of SNPs a and b (bit rows a, b, their
+ * genotype counts ca, cb) from the four cells with no genotype 2 (c_va_vb = |a_va & b_vb|):
+ * the others follow from the SNPs' own counts (BOOST's and PLINK's shortcut), where neither
+ * SNP has a missing genotype in the group (ca[3], cb[3]); else every cell is counted. */
+inline void epipair_group_table(__global const ulong *a, __global const ulong *b,
+                                __global const uint *ca, __global const uint *cb,
+                                const uint c00, const uint c01, const uint c10,
+                                const uint c11, uint *t)
+{
+    if (!ca[3] && !cb[3]) {
+        const uint c02 = ca[0] - c00 - c01, c12 = ca[1] - c10 - c11;
+        const uint c20 = cb[0] - c00 - c10, c21 = cb[1] - c01 - c11;
+        t[8] = c00; t[7] = c01; t[6] = c02;
+        t[5] = c10; t[4] = c11; t[3] = c12;
+        t[2] = c20; t[1] = c21; t[0] = ca[2] - c20 - c21;
+        return;
+    }
+    for (uint va = 0; va < 3; va++) {
+        for (uint vb = 0; vb < 3; vb++) {
+            uint c = 0u;
+            for (uint w = 0; w < W; w++) c += EPI_POPC(a[va * W + w] & b[vb * W + w]);
+            t[(2 - va) * 3 + (2 - vb)] = c;
+        }
+    }
+}
+
+/* The bit rows and the counts of SNP s in group g (see the layout above). */
+#define EPIPAIR_BITS(s, g) (bits + ((ulong)(s) * EPIPAIR_GROUPS + (g)) * 3 * W)
+#define EPIPAIR_COUNTS(s, g) (counts + ((s) * EPIPAIR_GROUPS + (g)) * 4)
+
+/* The groups' 3 x 3 tables of pair (i, j), n[9 g + cell]. */
 EPI_VECTOR_ATTR inline void epipair_tables(__global const ulong *bits,
                                            __global const uint *counts, const uint i,
                                            const uint j, uint *n)
 {
     for (uint g = 0; g < EPIPAIR_GROUPS; g++) {
-        __global const ulong *a = bits + ((ulong)i * EPIPAIR_GROUPS + g) * 3 * W;
-        __global const ulong *b = bits + ((ulong)j * EPIPAIR_GROUPS + g) * 3 * W;
-        __global const uint *ca = counts + (i * EPIPAIR_GROUPS + g) * 4;
-        __global const uint *cb = counts + (j * EPIPAIR_GROUPS + g) * 4;
-        uint *t = n + g * 9;                       /* cell 3 (2 - va) + (2 - vb) */
-        if (!ca[3] && !cb[3]) {
-            uint x[2], y[2];                      /* a's genotypes 0, 1 against b's 0 and 1 */
-            epi_and_popc2_rows(a, 2u, b, b + W, W, x, y);
-            const uint c00 = x[0], c01 = y[0], c10 = x[1], c11 = y[1];
-            const uint c02 = ca[0] - c00 - c01, c12 = ca[1] - c10 - c11;
-            const uint c20 = cb[0] - c00 - c10, c21 = cb[1] - c01 - c11;
-            t[8] = c00; t[7] = c01; t[6] = c02;
-            t[5] = c10; t[4] = c11; t[3] = c12;
+        __global const ulong *a = EPIPAIR_BITS(i, g), *b = EPIPAIR_BITS(j, g);
+        uint x[2], y[2];                          /* a's genotypes 0, 1 against b's 0 and 1 */
+        epi_and_popc2_rows(a, 2u, b, b + W, W, x, y);
+        epipair_group_table(a, b, EPIPAIR_COUNTS(i, g), EPIPAIR_COUNTS(j, g), x[0], y[0],
+                            x[1], y[1], n + g * 9);
+    }
+}
+
+#if LANES >= 4 && defined(EPI_VPOPCNT)
+#define EPIPAIR_LANE_TABLES
+/* LANES values from LANES / 4 uint4 parts, the first part first. */
+#if LANES == 4
+#define EPIPAIR_JOIN(p) ((p)[0])
+#elif LANES == 8
+#define EPIPAIR_JOIN(p) ((uint8)((p)[0], (p)[1]))
+#else
+#define EPIPAIR_JOIN(p) ((uint16)((p)[0], (p)[1], (p)[2], (p)[3]))
+#endif
+
+/* The tables of the LANES pairs (i, j0 .. j0 + LANES - 1), n[9 g + cell] (one lane per pair),
+ * four columns at a time sharing each load of i's bits (epi_and_popc_2x4), the five derived
+ * cells in vector arithmetic (with vpopcntq only: counting a word at a time, one pair's
+ * tables after another are faster). Where a SNP of the group has a missing genotype, each lane's
+ * table on its own (epipair_group_table). Lanes past `last` (the block's last column) count
+ * column `last` again; the caller stores nothing for them. */
+EPI_VECTOR_ATTR inline void epipair_lane_tables(__global const ulong *bits,
+                                                __global const uint *counts, const uint i,
+                                                const uint j0, const uint last, uintL *n)
+{
+    uint col[LANES];
+    for (uint l = 0; l < LANES; l++) col[l] = min(j0 + l, last);
+    for (uint g = 0; g < EPIPAIR_GROUPS; g++) {
+        __global const ulong *a = EPIPAIR_BITS(i, g);
+        __global const uint *ca = EPIPAIR_COUNTS(i, g);
+        uint4 x00[LANES / 4], x01[LANES / 4], x10[LANES / 4], x11[LANES / 4];
+        uint4 b0[LANES / 4], b1[LANES / 4];
+        uint missing = ca[3];
+        for (uint p = 0; p < LANES / 4; p++) {
+            uint t[16];
+            __global const uint *cb[4];
+            for (uint k = 0; k < 4u; k++) cb[k] = EPIPAIR_COUNTS(col[4 * p + k], g);
+            epi_and_popc_2x4(a, EPIPAIR_BITS(col[4 * p], g), EPIPAIR_BITS(col[4 * p + 1], g),
+                             EPIPAIR_BITS(col[4 * p + 2], g), EPIPAIR_BITS(col[4 * p + 3], g),
+                             W, t);
+            x00[p] = (uint4)(t[0], t[4], t[8], t[12]);
+            x01[p] = (uint4)(t[1], t[5], t[9], t[13]);
+            x10[p] = (uint4)(t[2], t[6], t[10], t[14]);
+            x11[p] = (uint4)(t[3], t[7], t[11], t[15]);
+            b0[p] = (uint4)(cb[0][0], cb[1][0], cb[2][0], cb[3][0]);
+            b1[p] = (uint4)(cb[0][1], cb[1][1], cb[2][1], cb[3][1]);
+            missing |= cb[0][3] | cb[1][3] | cb[2][3] | cb[3][3];
+        }
+        uintL *t = n + 9 * g;                     /* cell 3 (2 - va) + (2 - vb) */
+        if (!missing) {
+            const uintL c00 = EPIPAIR_JOIN(x00), c01 = EPIPAIR_JOIN(x01);
+            const uintL c10 = EPIPAIR_JOIN(x10), c11 = EPIPAIR_JOIN(x11);
+            const uintL c20 = EPIPAIR_JOIN(b0) - c00 - c10, c21 = EPIPAIR_JOIN(b1) - c01 - c11;
+            t[8] = c00; t[7] = c01; t[6] = ca[0] - c00 - c01;
+            t[5] = c10; t[4] = c11; t[3] = ca[1] - c10 - c11;
             t[2] = c20; t[1] = c21; t[0] = ca[2] - c20 - c21;
         } else {
-            for (uint va = 0; va < 3; va++) {
-                for (uint vb = 0; vb < 3; vb++) {
-                    uint c = 0u;
-                    for (uint w = 0; w < W; w++) c += EPI_POPC(a[va * W + w] & b[vb * W + w]);
-                    t[(2 - va) * 3 + (2 - vb)] = c;
-                }
+            uint cells[9][LANES];
+            for (uint l = 0; l < LANES; l++) {
+                __global const ulong *b = EPIPAIR_BITS(col[l], g);
+                uint x[2], y[2], table[9];
+                epi_and_popc2_rows(a, 2u, b, b + W, W, x, y);
+                epipair_group_table(a, b, ca, EPIPAIR_COUNTS(col[l], g), x[0], y[0], x[1],
+                                    y[1], table);
+                for (uint c = 0; c < 9u; c++) cells[c][l] = table[c];
             }
+            for (uint c = 0; c < 9u; c++) t[c] = OCLSTAT_VLOAD_L(cells[c]);
         }
     }
 }
+#endif
 
 /* Ueki-Cordell: the log odds ratio and its variance of one group's 9 cells, for LANES pairs at
  * once (n[k]: cell k of each lane's pair). Where a cell is empty, 4.5 is added to the
@@ -769,7 +846,11 @@ __kernel EPIPAIR_ATTR void epistasis_pairs_stat(__global const ulong *bits,
     const ulong at = (ulong)r * n_cols + c0;
 #if TEST == 0
     (void)thr; (void)exact; (void)code; (void)trait; (void)snp_sums; (void)covar;
-    uint cells[18][LANES];                         /* cell k of lane l's pair */
+    uintL n[18];                                   /* cell k of each lane's pair */
+#ifdef EPIPAIR_LANE_TABLES
+    epipair_lane_tables(bits, counts, i, j0 + c0, j0 + n_cols - 1u, n);
+#else
+    uint cells[18][LANES];
     for (uint l = 0; l < LANES; l++) {
         const uint j = j0 + c0 + l;
         uint t[18];
@@ -779,8 +860,8 @@ __kernel EPIPAIR_ATTR void epistasis_pairs_stat(__global const ulong *bits,
             for (uint k = 0; k < 18; k++) t[k] = 1u;   /* not stored, or -1 */
         for (uint k = 0; k < 18; k++) cells[k][l] = t[k];
     }
-    uintL n[18];
     for (uint k = 0; k < 18; k++) n[k] = OCLSTAT_VLOAD_L(cells[k]);
+#endif
     realL lor1, var1, lor2, var2;
     epipair_ueki(n, &lor1, &var1);
     epipair_ueki(n + 9, &lor2, &var2);

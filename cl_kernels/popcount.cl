@@ -5,6 +5,8 @@
  *
  *   popcount_rows  one work-item: for the rows r < rows (at most 9) of m, n words each,
  *                  out[2 r] = the set bits of row r AND z0, out[2 r + 1] = of row r AND z1.
+ *   popcount_2x4   one work-item: epi_and_popc_2x4 of a's two rows (a, a + n) against four
+ *                  columns of two rows each (b + 2 n k, b + 2 n k + n): out[0 .. 15].
  *
  * Build defines: EPI_BUILTIN_POPCOUNT, EPI_VPOPCNT (oclstat/popcount.clh).
  */
@@ -22,4 +24,13 @@ __kernel EPI_VECTOR_ATTR void popcount_rows(__global const ulong *m, const uint 
         out[2u * r] = a[r];
         out[2u * r + 1u] = b[r];
     }
+}
+
+__kernel EPI_VECTOR_ATTR void popcount_2x4(__global const ulong *a, __global const ulong *b,
+                                           const uint n, __global uint *out)
+{
+    if (get_global_id(0) != 0u) return;
+    uint t[16];
+    epi_and_popc_2x4(a, b, b + 2u * n, b + 4u * n, b + 6u * n, n, t);
+    for (uint k = 0u; k < 16u; k++) out[k] = t[k];
 }

@@ -490,8 +490,9 @@ def _rows_counted(rt, defines, m, z0, z1):
 
 
 def test_bit_counts_of_popcount_clh_are_numpys():
-    """epi_and_popc2_rows, one word at a time and (where this CPU and implementation have it)
-    eight words per vpopcntq, against numpy's count of set bits: 1 to 9 rows, 1 to 40 words."""
+    """epi_and_popc2_rows and epi_and_popc_2x4, one word at a time and (where this CPU and
+    implementation have it) eight words per vpopcntq, against numpy's count of set bits: 1 to
+    9 rows, 1 to 40 words."""
     rng = np.random.default_rng(5)
     runtimes = [oclstat.get_runtime(d.index) for d in oclstat.devices(usable=True)
                 if d.type == "CPU"]
@@ -508,6 +509,18 @@ def test_bit_counts_of_popcount_clh_are_numpys():
                              for z in (z0, z1)], axis=1)
             for defines in variants:
                 got = _rows_counted(rt, defines, m, z0, z1)
+                np.testing.assert_array_equal(got, want, err_msg=f"{rt.info.label} {defines}")
+        # epi_and_popc_2x4: two rows of a against two rows of each of four columns
+        for n in (1, 7, 8, 13, 40):
+            a = rng.integers(0, 2**63, size=(2, n), dtype=np.uint64) * np.uint64(3)
+            b = rng.integers(0, 2**63, size=(4, 2, n), dtype=np.uint64) * np.uint64(3)
+            want = np.array([np.unpackbits((a[ra] & b[k, rb]).view(np.uint8)).sum()
+                             for k in range(4) for ra in (0, 1) for rb in (0, 1)])
+            for defines in variants:
+                out = rt.to_device(np.zeros(16, dtype=np.uint32))
+                rt.launch(rt.kernel("popcount.cl", "2x4", defines), 1, rt.to_device(a),
+                          rt.to_device(b), np.uint32(n), out)
+                got = rt.read(out, np.zeros(16, dtype=np.uint32))
                 np.testing.assert_array_equal(got, want, err_msg=f"{rt.info.label} {defines}")
 
 

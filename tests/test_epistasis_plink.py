@@ -229,7 +229,7 @@ def test_ueki_cordell_in_lanes_equals_one_pair_per_work_item(monkeypatch, missin
     register's worth, the statistic in vector instructions); one pair per work-item
     (OCLSTAT_LANES=1) gives the same bits, with blocks whose columns are not a multiple of
     LANES and pairs on both sides of the diagonal."""
-    g, y, _ = simulate(m=45, n=700, seed=12, missing=missing)
+    g, y, _ = simulate(m=45, n=1400, seed=12, missing=missing)   # 11 words: 8 + a tail
     scan = prepare_scan(g, y, test="fast", epi1=1.0, epi2=0.01)
     cpus = [d.index for d in oclstat.devices(usable=True) if d.type == "CPU"]
     if not cpus:
