@@ -42,8 +42,8 @@
  * PLINK 1.9), in REAL (double, or float without fp64); the tables are exact integers.
  *
  * Build defines: REAL, TEST (0 to 4), LANES (columns per work-item, TEST 0 only: Runtime.lanes,
- * a SIMD register's worth of REAL on a CPU, 1 on a GPU), CELLMIN (joint effects), W (words per
- * group), TAIL
+ * a whole vector register's worth of REAL on a CPU, 1 on a GPU), CELLMIN (joint effects), W
+ * (words per group), TAIL
  * ("linear": the samples in the last word, 1 to 64), COVARIATES (the regressions: 0, or the
  * covariate columns of covar, then fitted on the pair's samples),
  * EPI_ONE_ITEM_PER_LANE (CPU compilers, see epistasis.cl), EPI_BUILTIN_POPCOUNT and EPI_VPOPCNT

@@ -48,8 +48,8 @@ def test_the_probe_builds_and_runs_a_kernel(rt):
 def test_the_probe_reads_the_vector_registers_the_compiler_targets():
     """pocl's clang defines the target's macros: a CPU with AVX-512F gives 64 bytes where pocl
     compiles for an AVX-512 target (pocl 3.1 names its target in the device name), 32 with
-    AVX2; Intel's compiler defines none, and the device's native width stands in. The CPU
-    schedule's lanes are that many bytes of the type (Runtime.lanes)."""
+    AVX2; Intel's compiler defines none, and the device's native width stands in. A CPU
+    schedule's lanes of a whole register are that many bytes of the type (Runtime.lanes)."""
     extensions = devices.cpu_extensions()
     for d in oclstat.devices(usable=True):
         if d.type != "CPU":
@@ -68,8 +68,8 @@ def test_the_probe_reads_the_vector_registers_the_compiler_targets():
                 d.index).device.native_vector_width_float)
         rt = oclstat.get_runtime(d.index)
         if not rt.gpu_schedule:
-            assert rt.lanes(np.float64) == min(16, max(1, d.simd_bytes // 8))
-            assert rt.lanes(np.float32) == min(16, max(1, d.simd_bytes // 4))
+            assert rt.lanes(np.float64, register=True) == min(16, max(1, d.simd_bytes // 8))
+            assert rt.lanes(np.float32, register=True) == min(16, max(1, d.simd_bytes // 4))
 
 
 def test_verdicts_are_cached_per_implementation_driver_and_cpu(tmp_path, monkeypatch):

@@ -225,7 +225,7 @@ def test_device_statistics_equal_the_host_reference(rt):
 
 @pytest.mark.parametrize("missing", [0.0, 0.02])
 def test_ueki_cordell_in_lanes_equals_one_pair_per_work_item(monkeypatch, missing):
-    """On a CPU the fast test runs LANES pairs per work-item (Runtime.lanes: a vector
+    """On a CPU the fast test runs LANES pairs per work-item (Runtime.lanes: a whole vector
     register's worth, the statistic in vector instructions); one pair per work-item
     (OCLSTAT_LANES=1) gives the same bits, with blocks whose columns are not a multiple of
     LANES and pairs on both sides of the diagonal."""
@@ -242,7 +242,7 @@ def test_ueki_cordell_in_lanes_equals_one_pair_per_work_item(monkeypatch, missin
         for lanes in ("", "1"):
             monkeypatch.setenv("OCLSTAT_LANES", lanes)
             engine = DevicePairs(rt, scan)
-            assert engine.lanes == (1 if lanes else rt.lanes(np.float64)) > 0
+            assert engine.lanes == (1 if lanes else rt.lanes(np.float64, register=True)) > 0
             blocks.append([engine.block(i0, n, j0, c, 0.0, 6.63)
                            for i0, n, j0, c in ((0, 45, 0, 45), (3, 17, 11, 29), (20, 5, 0, 13))])
         assert blocks[0][0].rows[0].sum() == 45 * 44 // 2

@@ -137,9 +137,10 @@ def test_lanes_setting(rt, monkeypatch):
     monkeypatch.setenv("OCLSTAT_LANES", "8")
     assert rt.lanes(np.float64) == 8
     monkeypatch.delenv("OCLSTAT_LANES")
-    # a vector register's worth (8 doubles where the compiler targets AVX-512, 4 with AVX2)
-    assert rt.lanes(np.float64) == (1 if rt.gpu_schedule
-                                    else max(1, min(16, (rt.info.simd_bytes or 32) // 8)))
+    assert rt.lanes(np.float64) == (1 if rt.gpu_schedule else 4)
+    # a whole register's worth (8 doubles where the compiler targets AVX-512, 4 with AVX2)
+    assert rt.lanes(np.float64, register=True) == (
+        1 if rt.gpu_schedule else max(1, min(16, (rt.info.simd_bytes or 32) // 8)))
 
 
 def test_profile_reports_device_time(rt):

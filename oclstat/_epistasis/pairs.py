@@ -161,7 +161,7 @@ class DevicePairs:
         if not rt.gpu_schedule:
             self.defines["EPI_ONE_ITEM_PER_LANE"] = 1
         #: columns per work-item: Ueki-Cordell's statistic in a CPU's vector registers
-        self.lanes = rt.lanes(self.real) if self.test == 0 else 1
+        self.lanes = rt.lanes(self.real, register=True) if self.test == 0 else 1
         self.defines["LANES"] = self.lanes
         self.defines.update(rt.popcount_defines)
         self._bufs: dict = {}
