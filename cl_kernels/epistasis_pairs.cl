@@ -68,15 +68,19 @@
 #endif
 
 /* One group's 3 x 3 table t (cell 3 (2 - va) + (2 - vb)) of SNPs a and b (bit rows a, b, their
- * genotype counts ca, cb) from the four cells with no genotype 2 (c_va_vb = |a_va & b_vb|):
- * the others follow from the SNPs' own counts (BOOST's and PLINK's shortcut), where neither
- * SNP has a missing genotype in the group (ca[3], cb[3]); else every cell is counted. */
-inline void epipair_group_table(__global const ulong *a, __global const ulong *b,
-                                __global const uint *ca, __global const uint *cb,
-                                const uint c00, const uint c01, const uint c10,
-                                const uint c11, uint *t)
+ * genotype counts ca, cb). Where neither SNP has a missing genotype in the group (ca[3],
+ * cb[3]), only the four cells with no genotype 2 are counted: the others follow from the
+ * SNPs' own counts (BOOST's and PLINK's shortcut); else every cell is counted, a's three rows
+ * against b's in two passes. */
+EPI_VECTOR_ATTR inline void epipair_group_table(__global const ulong *a,
+                                                __global const ulong *b,
+                                                __global const uint *ca,
+                                                __global const uint *cb, uint *t)
 {
     if (!ca[3] && !cb[3]) {
+        uint x[2], y[2];                          /* a's genotypes 0, 1 against b's 0 and 1 */
+        epi_and_popc2_rows(a, 2u, b, b + W, W, x, y);
+        const uint c00 = x[0], c01 = y[0], c10 = x[1], c11 = y[1];
         const uint c02 = ca[0] - c00 - c01, c12 = ca[1] - c10 - c11;
         const uint c20 = cb[0] - c00 - c10, c21 = cb[1] - c01 - c11;
         t[8] = c00; t[7] = c01; t[6] = c02;
@@ -84,12 +88,13 @@ inline void epipair_group_table(__global const ulong *a, __global const ulong *b
         t[2] = c20; t[1] = c21; t[0] = ca[2] - c20 - c21;
         return;
     }
+    uint x[3], y[3], z[3], again[3];              /* a's genotypes against b's 0, 1 and 2 */
+    epi_and_popc2_rows(a, 3u, b, b + W, W, x, y);
+    epi_and_popc2_rows(a, 3u, b + 2 * W, b + 2 * W, W, z, again);
     for (uint va = 0; va < 3; va++) {
-        for (uint vb = 0; vb < 3; vb++) {
-            uint c = 0u;
-            for (uint w = 0; w < W; w++) c += EPI_POPC(a[va * W + w] & b[vb * W + w]);
-            t[(2 - va) * 3 + (2 - vb)] = c;
-        }
+        t[(2 - va) * 3 + 2] = x[va];
+        t[(2 - va) * 3 + 1] = y[va];
+        t[(2 - va) * 3] = z[va];
     }
 }
 
@@ -102,13 +107,9 @@ EPI_VECTOR_ATTR inline void epipair_tables(__global const ulong *bits,
                                            __global const uint *counts, const uint i,
                                            const uint j, uint *n)
 {
-    for (uint g = 0; g < EPIPAIR_GROUPS; g++) {
-        __global const ulong *a = EPIPAIR_BITS(i, g), *b = EPIPAIR_BITS(j, g);
-        uint x[2], y[2];                          /* a's genotypes 0, 1 against b's 0 and 1 */
-        epi_and_popc2_rows(a, 2u, b, b + W, W, x, y);
-        epipair_group_table(a, b, EPIPAIR_COUNTS(i, g), EPIPAIR_COUNTS(j, g), x[0], y[0],
-                            x[1], y[1], n + g * 9);
-    }
+    for (uint g = 0; g < EPIPAIR_GROUPS; g++)
+        epipair_group_table(EPIPAIR_BITS(i, g), EPIPAIR_BITS(j, g), EPIPAIR_COUNTS(i, g),
+                            EPIPAIR_COUNTS(j, g), n + g * 9);
 }
 
 #if LANES >= 4 && defined(EPI_VPOPCNT)
@@ -166,11 +167,9 @@ EPI_VECTOR_ATTR inline void epipair_lane_tables(__global const ulong *bits,
         } else {
             uint cells[9][LANES];
             for (uint l = 0; l < LANES; l++) {
-                __global const ulong *b = EPIPAIR_BITS(col[l], g);
-                uint x[2], y[2], table[9];
-                epi_and_popc2_rows(a, 2u, b, b + W, W, x, y);
-                epipair_group_table(a, b, ca, EPIPAIR_COUNTS(col[l], g), x[0], y[0], x[1],
-                                    y[1], table);
+                uint table[9];
+                epipair_group_table(a, EPIPAIR_BITS(col[l], g), ca, EPIPAIR_COUNTS(col[l], g),
+                                    table);
                 for (uint c = 0; c < 9u; c++) cells[c][l] = table[c];
             }
             for (uint c = 0; c < 9u; c++) t[c] = OCLSTAT_VLOAD_L(cells[c]);
