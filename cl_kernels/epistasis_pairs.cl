@@ -165,12 +165,13 @@ EPI_VECTOR_ATTR inline void epipair_lane_tables(__global const ulong *bits,
             t[5] = c10; t[4] = c11; t[3] = ca[1] - c10 - c11;
             t[2] = c20; t[1] = c21; t[0] = ca[2] - c20 - c21;
         } else {
-            uint cells[9][LANES];
-            for (uint l = 0; l < LANES; l++) {
-                uint table[9];
-                epipair_group_table(a, EPIPAIR_BITS(col[l], g), ca, EPIPAIR_COUNTS(col[l], g),
-                                    table);
-                for (uint c = 0; c < 9u; c++) cells[c][l] = table[c];
+            uint cells[9][LANES];                 /* every cell, two columns at a time */
+            for (uint l = 0; l < LANES; l += 2u) {
+                uint both[18];                    /* both[9 k + 3 va + vb] */
+                epi_and_popc_3x2(a, EPIPAIR_BITS(col[l], g), EPIPAIR_BITS(col[l + 1], g), W,
+                                 both);
+                for (uint k = 0; k < 2u; k++)
+                    for (uint c = 0; c < 9u; c++) cells[8u - c][l + k] = both[9u * k + c];
             }
             for (uint c = 0; c < 9u; c++) t[c] = OCLSTAT_VLOAD_L(cells[c]);
         }

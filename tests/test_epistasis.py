@@ -490,9 +490,9 @@ def _rows_counted(rt, defines, m, z0, z1):
 
 
 def test_bit_counts_of_popcount_clh_are_numpys():
-    """epi_and_popc2_rows and epi_and_popc_2x4, one word at a time and (where this CPU and
-    implementation have it) eight words per vpopcntq, against numpy's count of set bits: 1 to
-    9 rows, 1 to 40 words."""
+    """epi_and_popc2_rows, epi_and_popc_2x4 and epi_and_popc_3x2, one word at a time and
+    (where this CPU and implementation have it) eight words per vpopcntq, against numpy's count
+    of set bits: 1 to 9 rows, 1 to 40 words."""
     rng = np.random.default_rng(5)
     runtimes = [oclstat.get_runtime(d.index) for d in oclstat.devices(usable=True)
                 if d.type == "CPU"]
@@ -521,6 +521,17 @@ def test_bit_counts_of_popcount_clh_are_numpys():
                 rt.launch(rt.kernel("popcount.cl", "2x4", defines), 1, rt.to_device(a),
                           rt.to_device(b), np.uint32(n), out)
                 got = rt.read(out, np.zeros(16, dtype=np.uint32))
+                np.testing.assert_array_equal(got, want, err_msg=f"{rt.info.label} {defines}")
+            # epi_and_popc_3x2: three rows of a against three rows of each of two columns
+            a3 = rng.integers(0, 2**63, size=(3, n), dtype=np.uint64) * np.uint64(3)
+            b3 = rng.integers(0, 2**63, size=(2, 3, n), dtype=np.uint64) * np.uint64(3)
+            want = np.array([np.unpackbits((a3[ra] & b3[k, rb]).view(np.uint8)).sum()
+                             for k in range(2) for ra in range(3) for rb in range(3)])
+            for defines in variants:
+                out = rt.to_device(np.zeros(18, dtype=np.uint32))
+                rt.launch(rt.kernel("popcount.cl", "3x2", defines), 1, rt.to_device(a3),
+                          rt.to_device(b3), np.uint32(n), out)
+                got = rt.read(out, np.zeros(18, dtype=np.uint32))
                 np.testing.assert_array_equal(got, want, err_msg=f"{rt.info.label} {defines}")
 
 
