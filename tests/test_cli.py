@@ -22,6 +22,9 @@ def test_devices(capsys):
     assert main(["devices"]) == 0
     out = capsys.readouterr().out
     assert "*" in out and "fp64" in out
+    cpus = [d for d in oclstat.devices(usable=True) if d.type == "CPU" and d.simd_bytes]
+    for d in cpus:       # the register width each CPU compiler targets, as the probe read it
+        assert f"{d.implementation} {d.simd_bytes * 8}-bit" in out
 
 
 def test_rng_to_npy_and_csv_matches_the_api(tmp_path, rt):

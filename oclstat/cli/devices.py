@@ -34,6 +34,11 @@ def run(args) -> int:
     if vector:
         print("epistasis counts bits eight words per instruction (AVX-512 vpopcntq) on: "
               + ", ".join(vector))
+    widths = [f"{d.implementation} {d.simd_bytes * 8}-bit" for d in found
+              if d.usable and d.type == "CPU" and d.simd_bytes]
+    if widths:
+        print("vector registers the CPU compilers target (lanes of the fast pair test): "
+              + ", ".join(widths))
     print("(* = the device oclstat uses by default; choose with --device or OCLSTAT_DEVICE; "
           "devices marked UNUSABLE failed a test build and are never chosen)")
     defaults = cpu_defaults()
