@@ -227,8 +227,11 @@ def test_device_statistics_equal_the_host_reference(rt):
 def test_ueki_cordell_in_lanes_equals_one_pair_per_work_item(monkeypatch, missing):
     """On a CPU the fast test runs LANES pairs per work-item (Runtime.lanes: a whole vector
     register's worth, the statistic in vector instructions); one pair per work-item
-    (OCLSTAT_LANES=1) gives the same bits, with blocks whose columns are not a multiple of
-    LANES and pairs on both sides of the diagonal."""
+    (OCLSTAT_LANES=1) gives the same tables, so the same pairs, counts and partners, and the
+    same statistics but for the logarithm: a compiler's vector log may round differently from
+    its scalar one by an ulp (equal here on pocl 3.1 and Intel's runtime; 1e-14 allows a few),
+    with blocks whose columns are not a multiple of LANES and pairs on both sides of the
+    diagonal."""
     g, y, _ = simulate(m=45, n=1400, seed=12, missing=missing)   # 11 words: 8 + a tail
     scan = prepare_scan(g, y, test="fast", epi1=1.0, epi2=0.01)
     cpus = [d.index for d in oclstat.devices(usable=True) if d.type == "CPU"]
@@ -249,11 +252,15 @@ def test_ueki_cordell_in_lanes_equals_one_pair_per_work_item(monkeypatch, missin
         for a, b in zip(*blocks, strict=True):
             order_a = np.lexsort((a.hits[1], a.hits[0]))
             order_b = np.lexsort((b.hits[1], b.hits[0]))
-            for k in range(3):
+            for k in range(2):
                 np.testing.assert_array_equal(a.hits[k][order_a], b.hits[k][order_b])
+            np.testing.assert_allclose(a.hits[2][order_a], b.hits[2][order_b], rtol=1e-14)
             for side in ("rows", "cols"):
-                for x, z in zip(getattr(a, side), getattr(b, side), strict=True):
-                    np.testing.assert_array_equal(x, z)
+                tested, sig, best, at = getattr(a, side)
+                np.testing.assert_array_equal(tested, getattr(b, side)[0])
+                np.testing.assert_array_equal(sig, getattr(b, side)[1])
+                np.testing.assert_allclose(best, getattr(b, side)[2], rtol=1e-14)
+                np.testing.assert_array_equal(at, getattr(b, side)[3])
             assert a.failed == b.failed
 
 
