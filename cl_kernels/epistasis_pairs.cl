@@ -126,9 +126,9 @@ EPI_VECTOR_ATTR inline void epipair_tables(__global const ulong *bits,
 /* The tables of the LANES pairs (i, j0 .. j0 + LANES - 1), n[9 g + cell] (one lane per pair),
  * four columns at a time sharing each load of i's bits (epi_and_popc_2x4), the five derived
  * cells in vector arithmetic (with vpopcntq only: counting a word at a time, one pair's
- * tables after another are faster). Where a SNP of the group has a missing genotype, each lane's
- * table on its own (epipair_group_table). Lanes past `last` (the block's last column) count
- * column `last` again; the caller stores nothing for them. */
+ * tables after another are faster). Where a SNP of the group has a missing genotype, every
+ * cell is counted, two columns at a time (epi_and_popc_3x2). Lanes past `last` (the block's
+ * last column) count column `last` again; the caller stores nothing for them. */
 EPI_VECTOR_ATTR inline void epipair_lane_tables(__global const ulong *bits,
                                                 __global const uint *counts, const uint i,
                                                 const uint j0, const uint last, uintL *n)

@@ -510,29 +510,27 @@ def test_bit_counts_of_popcount_clh_are_numpys():
             for defines in variants:
                 got = _rows_counted(rt, defines, m, z0, z1)
                 np.testing.assert_array_equal(got, want, err_msg=f"{rt.info.label} {defines}")
-        # epi_and_popc_2x4: two rows of a against two rows of each of four columns
+        # epi_and_popc_2x4 (two rows of a against two rows of each of four columns) and
+        # epi_and_popc_3x2 (three rows of a against three rows of each of two columns)
         for n in (1, 7, 8, 13, 40):
-            a = rng.integers(0, 2**63, size=(2, n), dtype=np.uint64) * np.uint64(3)
-            b = rng.integers(0, 2**63, size=(4, 2, n), dtype=np.uint64) * np.uint64(3)
-            want = np.array([np.unpackbits((a[ra] & b[k, rb]).view(np.uint8)).sum()
-                             for k in range(4) for ra in (0, 1) for rb in (0, 1)])
-            for defines in variants:
-                out = rt.to_device(np.zeros(16, dtype=np.uint32))
-                rt.launch(rt.kernel("popcount.cl", "2x4", defines), 1, rt.to_device(a),
-                          rt.to_device(b), np.uint32(n), out)
-                got = rt.read(out, np.zeros(16, dtype=np.uint32))
-                np.testing.assert_array_equal(got, want, err_msg=f"{rt.info.label} {defines}")
-            # epi_and_popc_3x2: three rows of a against three rows of each of two columns
-            a3 = rng.integers(0, 2**63, size=(3, n), dtype=np.uint64) * np.uint64(3)
-            b3 = rng.integers(0, 2**63, size=(2, 3, n), dtype=np.uint64) * np.uint64(3)
-            want = np.array([np.unpackbits((a3[ra] & b3[k, rb]).view(np.uint8)).sum()
-                             for k in range(2) for ra in range(3) for rb in range(3)])
-            for defines in variants:
-                out = rt.to_device(np.zeros(18, dtype=np.uint32))
-                rt.launch(rt.kernel("popcount.cl", "3x2", defines), 1, rt.to_device(a3),
-                          rt.to_device(b3), np.uint32(n), out)
-                got = rt.read(out, np.zeros(18, dtype=np.uint32))
-                np.testing.assert_array_equal(got, want, err_msg=f"{rt.info.label} {defines}")
+            for kernel, rows, cols in (("2x4", 2, 4), ("3x2", 3, 2)):
+                a = rng.integers(0, 2**63, size=(rows, n), dtype=np.uint64) * np.uint64(3)
+                b = rng.integers(0, 2**63, size=(cols, rows, n), dtype=np.uint64) * np.uint64(3)
+                want = np.array([np.unpackbits((a[ra] & b[k, rb]).view(np.uint8)).sum()
+                                 for k in range(cols) for ra in range(rows)
+                                 for rb in range(rows)])
+                for defines in variants:
+                    got = _columns_counted(rt, kernel, defines, a, b, want.size)
+                    np.testing.assert_array_equal(got, want,
+                                                  err_msg=f"{rt.info.label} {kernel} {defines}")
+
+
+def _columns_counted(rt, kernel, defines, a, b, size):
+    """popcount.cl's 2x4 or 3x2 kernel on rows ``a`` and columns ``b``: its ``size`` counts."""
+    out = rt.to_device(np.zeros(size, dtype=np.uint32))
+    rt.launch(rt.kernel("popcount.cl", kernel, defines), 1, rt.to_device(a), rt.to_device(b),
+              np.uint32(a.shape[1]), out)
+    return rt.read(out, np.zeros(size, dtype=np.uint32))
 
 
 def test_a_vector_popcount_that_fails_its_check_is_not_used(monkeypatch):

@@ -436,7 +436,7 @@ def epistasis_merge(out, n_jobs: int, *, test: str = "fast") -> tuple[str, str]:
         for hits, _ in parts:
             with open(hits, encoding="utf-8", newline="") as part:
                 fh.write(part.read())
-    import pandas as pd
+    import pandas as pd  # the job summaries are read as tables
 
     summary = names = chromosomes = None
     with open(parts[0][1], encoding="utf-8") as fh:    # the SNP column's width, as written

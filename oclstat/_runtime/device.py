@@ -189,8 +189,8 @@ def describe(dev, index: int | None = None) -> DeviceInfo:
         index = next((i for i, (_, d) in enumerate(device_pairs()) if d == dev), -1)
     fp64 = (bool(dev.double_fp_config) or "cl_khr_fp64" in dev.extensions) and not flag(
         "OCLSTAT_NO_FP64")
-    ok, problem = usability(plat, dev)
-    simd = _verdict(plat, dev).get("simd_bytes", 0) or 4 * int(dev.native_vector_width_float)
+    verdict = _verdict(plat, dev)
+    simd = verdict["simd_bytes"] or 4 * int(dev.native_vector_width_float)
     return DeviceInfo(
         index=index,
         platform=plat.name.strip(),
@@ -204,8 +204,8 @@ def describe(dev, index: int | None = None) -> DeviceInfo:
         fp64=fp64,
         version=dev.version.strip(),
         driver=dev.driver_version.strip(),
-        usable=ok,
-        problem=problem,
+        usable=verdict["usable"],
+        problem=str(verdict.get("problem", "")),
         simd_bytes=int(simd),
     )
 

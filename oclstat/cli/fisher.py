@@ -59,7 +59,7 @@ def run(args) -> int:
     from .._fisher import fisher_test
 
     table = readers.read_table(args.table, header=args.header, row_names=args.row_names,
-                       what="table of counts")
+                               what="table of counts")
     counts = table.values
     if np.isnan(counts).any():
         r, c = np.argwhere(np.isnan(counts))[0]

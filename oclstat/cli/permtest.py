@@ -99,7 +99,7 @@ def _inputs(args):
         if not args.groups:
             raise ValueError("--data needs --groups (one label per sample, or a CLS file)")
         table = readers.read_table(args.data, header=args.header, row_names=args.row_names,
-                           what="features x samples table")
+                                   what="features x samples table")
         complete(table, args.data)
         labels, classes, ginfo = readers.read_groups(args.groups, table.col_names, table.shape[1])
         values = pd.DataFrame(table.values, index=table.row_names, columns=table.col_names)
@@ -109,9 +109,9 @@ def _inputs(args):
     if not (args.a and args.b):
         raise ValueError("give two group files (A B), or --data FILE --groups FILE")
     ta = readers.read_table(args.a, header=args.header, row_names=args.row_names,
-                    what="table of the first group")
+                            what="table of the first group")
     tb = readers.read_table(args.b, header=args.header, row_names=args.row_names,
-                    what="table of the second group")
+                            what="table of the second group")
     a, b, names = aligned_groups(ta, tb, args.a, args.b)
     return dict(x=a, y=b), names, readers.combined([ta.input, tb.input])
 
