@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+import re
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -45,11 +46,15 @@ class Characters(list):
     """A character vector (a plain list of strings could also be an R list)."""
 
 
-def _r_function(name: str, python_name: str, renamed: dict | None = None):
+def _r_function(name: str, python_name: str, renamed: dict | None = None, *,
+                exported: bool = True):
     """Register an adapter under its R name; Python argument names in its errors become R's.
     ``renamed`` maps R formals that are not Python names (``conf.level``, ``or``) to the
-    adapter's parameters; ``adapter.r_formals`` lists the R formals in order."""
+    adapter's parameters; ``adapter.r_formals`` lists the R formals in order. ``exported``
+    False: the R function is internal (a peer's internal name its tests call by namespace)."""
     PYTHON_NAMES[name] = python_name
+    if not exported:
+        INTERNAL.add(name)
     renamed = dict(renamed or {})
     back = {v: k for k, v in renamed.items()}
 
@@ -73,6 +78,8 @@ def _r_function(name: str, python_name: str, renamed: dict | None = None):
 ADAPTERS: dict = {}
 #: R function name -> the Python function (key of oclstat._vocabulary.ENTRIES) it calls.
 PYTHON_NAMES: dict = {}
+#: R functions the package does not export (reached as ``oclstat:::name``).
+INTERNAL: set = set()
 
 
 def translate_warning(name: str, message: str) -> str:
@@ -329,6 +336,26 @@ def fgsea_gpu(pathways, stats, minSize=1, maxSize=None, gseaParam=1.0, eps=1e-50
                    "leadingEdge": [Characters(g) for g in t["leadingEdge"]],
                    "nMoreExtreme": t["nMoreExtreme"].to_numpy(dtype=np.float64)},
                   "data.frame")
+
+
+@_r_function("fgseaMultilevelCpp", "gsea_prerank", exported=False)
+def fgsea_multilevel_cpp(enrichmentScores, ranks, pathwaySize, sampleSize, seed, eps,  # noqa: N803
+                         sign=False, *, device=None):
+    """fgsea's internal fgseaMultilevelCpp: the multilevel p-value of each ES among random
+    sets of ``pathwaySize`` genes of ``ranks`` (before fgsea divides by denomProb), and
+    whether its estimate is reliable; fgsea's columns."""
+    from ._prerank.random_sets import random_set_pvalues
+
+    try:
+        res = random_set_pvalues(np.atleast_1d(enrichmentScores), np.atleast_1d(ranks),
+                                 pathwaySize, sample_size=sampleSize, eps=eps, seed=seed,
+                                 sign=bool(sign), device=device)
+    except (ValueError, TypeError) as exc:
+        words = {"set_size": "pathwaySize", "sample_size": "sampleSize", "es": "enrichmentScores",
+                 "ranking": "ranks"}
+        raise type(exc)(re.sub(r"\b(set_size|sample_size|es|ranking)\b",
+                               lambda m: words[m.group(1)], str(exc))) from None
+    return RValue({"cppMPval": res.pvalue, "cppIsCpGeHalf": res.reliable}, "data.frame")
 
 
 @_r_function("fora", "ora")

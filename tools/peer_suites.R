@@ -48,10 +48,13 @@ main <- function() {
   }
 
   peer <- read.dcf(file.path(src, "DESCRIPTION"), fields = "Package")[1, 1]
-  # the one change allowed: library(<peer>) / require(<peer>) attach `pkg` instead
+  # the one change allowed, the package's name where the code names the package:
+  # library(<peer>) / require(<peer>) attach `pkg` instead, and <peer>::name / <peer>:::name
+  # (its exported and internal functions by namespace) are pkg's
   swap <- function(code) {
-    gsub(sprintf("(library|require|requireNamespace)\\((['\"]?)%s\\2", peer),
-         sprintf("\\1(\\2%s\\2", pkg), code)
+    code <- gsub(sprintf("(library|require|requireNamespace)\\((['\"]?)%s\\2", peer),
+                 sprintf("\\1(\\2%s\\2", pkg), code)
+    gsub(sprintf("\\b%s(:::?)", peer), sprintf("%s\\1", pkg), code, perl = TRUE)
   }
   row <- function(kind, file, unit, result, passed = NA_integer_, failed = NA_integer_,
                   message = "") {

@@ -128,11 +128,12 @@ class Ruler:
             return False
         return True
 
-    def pvalue(self, es: float) -> tuple[float, bool]:
+    def pvalue(self, es: float, *, sign: bool = False) -> tuple[float, bool]:
         """``(p, reliable)`` of a positive ES (the magnitude of the set's ES): the probability
         that a random set of the group's size and direction has a running sum reaching ``es``
-        with an ES of its sign; ``reliable`` is False when ``es`` lies beyond the levels or
-        the conditional step of its level was below 1/2 (fgsea sets log2err to NA then)."""
+        with an ES of its sign (``sign=True``: of either sign, fgsea's ``sign``); ``reliable``
+        is False when ``es`` lies beyond the levels or the conditional step of its level was
+        below 1/2 (fgsea sets log2err to NA then)."""
         s, half, scores = self.size, self.half, self.scores
         good = True
         if es >= scores[-1]:
@@ -141,6 +142,8 @@ class Ruler:
         else:
             idx = int(np.searchsorted(np.asarray(scores), es, side="left"))
         k, rem = idx // half, s - idx % half
+        log_p = k * beta_mean_log(half, s) + beta_mean_log(rem + 1, s)
+        if sign:
+            return max(0.0, min(1.0, math.exp(log_p))), good
         cond = beta_mean_log(self.corrector[idx] + 1, rem)
-        log_p = k * beta_mean_log(half, s) + beta_mean_log(rem + 1, s) + cond
-        return max(0.0, min(1.0, math.exp(log_p))), good and math.exp(cond) >= 0.5
+        return max(0.0, min(1.0, math.exp(log_p + cond))), good and math.exp(cond) >= 0.5

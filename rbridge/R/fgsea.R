@@ -279,6 +279,27 @@ calcGseaStatCumulative <- function(stats, selectedStats, gseaParam,
     calcGseaStat(stats, selectedStats[seq_len(i)], gseaParam, scoreType = scoreType), 0)
 }
 
+# fgsea's internal fgseaMultilevelCpp (fgsea's own tests call it as fgsea:::fgseaMultilevelCpp):
+# the multilevel p-value of each enrichment score among random sets of pathwaySize genes of
+# ranks (taken in the order given, weights |ranks|), before fgsea divides by denomProb, and
+# whether each estimate is reliable (cppIsCpGeHalf). Not exported, as in fgsea.
+fgseaMultilevelCpp <- function(enrichmentScores, ranks, pathwaySize, sampleSize, seed, eps,
+                               sign) {
+  if (!is.numeric(enrichmentScores) || !length(enrichmentScores))
+    stop("enrichmentScores must be a numeric vector", call. = FALSE)
+  if (!is.numeric(ranks)) stop("ranks must be a numeric vector", call. = FALSE)
+  if (!is.logical(sign) || length(sign) != 1 || is.na(sign))
+    stop("sign must be TRUE or FALSE", call. = FALSE)
+  call_adapter("fgseaMultilevelCpp",
+               list(enrichmentScores = to_py_array(as.double(enrichmentScores),
+                                                   "enrichmentScores"),
+                    ranks = to_py_array(as.double(ranks), "ranks"),
+                    pathwaySize = py_int(pathwaySize, "pathwaySize", minimum = 1),
+                    sampleSize = py_int(sampleSize, "sampleSize", minimum = 3),
+                    seed = py_int(seed, "seed", minimum = 0), eps = as.double(eps),
+                    sign = sign))
+}
+
 #' Expected error of log2 of a multilevel p-value, as fgsea's multilevelError
 #'
 #' The standard deviation fgsea expects for \code{log2(pval)} from multilevel splitting with \code{sampleSize} random sets per level.

@@ -213,3 +213,30 @@ test_that("fgseaLabel gives fgsea 1.31.6's ES and, within Monte Carlo error, its
   expect_error(fgseaLabel(pathways, mat, labels[-1], nperm = 10), "20 numbers")
   expect_error(fgseaLabel(pathways, mat, labels, nperm = 0), "nperm must be >= 1")
 })
+
+test_that("fgseaMultilevelCpp (fgsea's internal) gives the exact p over every set of its size", {
+  skip_if_not(oclstat_available())
+  set.seed(3)
+  ranks <- sort(rnorm(16) * 2, decreasing = TRUE)
+  sets <- utils::combn(16, 4)
+  w <- abs(ranks)
+  ex <- apply(sets, 2, function(s) {
+    tops <- calcGseaStat(ranks, s, returnAllExtremes = TRUE)
+    c(top = max(tops$tops), bottom = min(tops$bottoms))
+  })
+  pos <- ex["top", ] > -ex["bottom", ]
+  exact <- c(mean(ex["top", ] >= 0.7 & pos), mean(ex["top", ] >= 0.7),
+             mean(-ex["bottom", ] >= 0.6 & !pos & ex["top", ] != -ex["bottom", ]))
+  res <- oclstat:::fgseaMultilevelCpp(c(0.7, -0.6), ranks, 4, 1001, seed = 5, eps = 0,
+                                      sign = FALSE)
+  expect_named(res, c("cppMPval", "cppIsCpGeHalf"))
+  expect_true(is.logical(res$cppIsCpGeHalf))
+  bound <- 4 * multilevelError(exact[c(1, 3)], 1001) + 0.1
+  expect_true(all(abs(log2(res$cppMPval / exact[c(1, 3)])) <= bound))
+  either <- oclstat:::fgseaMultilevelCpp(0.7, ranks, 4, 1001, seed = 5, eps = 0, sign = TRUE)
+  expect_true(abs(log2(either$cppMPval / exact[2])) <= bound[1])
+  expect_error(oclstat:::fgseaMultilevelCpp(0.7, ranks, 16, 101, seed = 1, eps = 0,
+                                            sign = FALSE), "pathwaySize")
+  expect_error(oclstat:::fgseaMultilevelCpp(0.7, ranks, 4, 101, seed = 1, eps = 0,
+                                            sign = NA), "sign")
+})
