@@ -34,8 +34,9 @@ LAYERS = [{"validate", "plan", "exact", "broad", "scores", "core", "stats", "tai
            "streams", "mrg31k3p", "special", "multilevel", "search", "folder", "pairtests",
            "scan"},
           {"opencl", "draws", "tiles", "cuda", "network", "gene_set_null", "pairs"}, {"tasks"},
-          {"api"},
-          {"collapse"}, {"__init__"}]  # collapse: conditional tests built on api
+          {"api", "random_sets"},   # random_sets: one step of the api (fgsea's internal)
+          # built on api: collapse (conditional tests), ulm (the single-sample blocks)
+          {"collapse", "ulm"}, {"__init__"}]
 
 
 def _module_name(path: Path) -> str:

@@ -13,7 +13,7 @@ from .gsea_files import GeneSets
 from .inference import ReadInfo
 from .text import open_text, text_stream
 
-__all__ = ["read_gmx", "write_gmx", "read_gene_set_file", "as_gene_sets"]
+__all__ = ["read_gmx", "write_gmx", "read_gene_set_file", "as_gene_sets", "as_weighted_gene_sets"]
 
 
 def read_gene_set_file(source):
@@ -54,6 +54,53 @@ def as_gene_sets(sets):
             out.setdefault(str(source), []).append(str(target))
         return out
     return sets
+
+
+def as_weighted_gene_sets(sets) -> dict:
+    """{name: {gene: weight}} from what :func:`as_gene_sets` takes: a decoupler net's
+    ``weight`` column where it has one (decoupler's rule: a net without it weighs every member
+    1), else weight 1 for every member. A (source, target) pair given twice is an error, as in
+    decoupler.
+
+    >>> import pandas as pd
+    >>> as_weighted_gene_sets(pd.DataFrame({"source": ["T1", "T1", "T2"],
+    ...                                     "target": ["A", "B", "A"],
+    ...                                     "weight": [1.0, -1.0, 0.5]}))
+    {'T1': {'A': 1.0, 'B': -1.0}, 'T2': {'A': 0.5}}
+    >>> as_weighted_gene_sets({"up": ["A", "B"]})
+    {'up': {'A': 1.0, 'B': 1.0}}
+    """
+    import math
+
+    table = hasattr(sets, "columns") and hasattr(sets, "iloc")
+    plain = as_gene_sets(sets)
+    if not isinstance(plain, dict):
+        return plain
+    if not table:
+        out = {}
+        for name, members in plain.items():
+            if isinstance(members, str) or not hasattr(members, "__iter__"):
+                raise TypeError(f"gene set {name!r} must be a list of gene names")
+            out[str(name)] = dict.fromkeys((str(g) for g in members), 1.0)
+        return out
+    out: dict[str, dict[str, float]] = {}
+    weights = sets["weight"] if "weight" in [str(c) for c in sets.columns] else \
+        [1.0] * len(sets)
+    for source, target, weight in zip(sets["source"], sets["target"], weights, strict=True):
+        try:
+            w = float(weight)
+        except (TypeError, ValueError):
+            raise ValueError(f"gene_sets (a net): weight {weight!r} of {source!r} -> "
+                             f"{target!r} is not a number") from None
+        if not math.isfinite(w):
+            raise ValueError(f"gene_sets (a net): the weight of {source!r} -> {target!r} is "
+                             f"{w}; weights must be finite")
+        members = out.setdefault(str(source), {})
+        if str(target) in members:
+            raise ValueError(f"gene_sets (a net) has the pair {source!r} -> {target!r} twice; "
+                             "drop the duplicate rows first")
+        members[str(target)] = w
+    return out
 
 
 def read_gmx(source, *, descriptions: bool = False):

@@ -28,5 +28,6 @@ Inside: ``validate`` (expression, gene sets), ``core`` (the definitions on the h
 from __future__ import annotations
 
 from .api import aucell, gsva, plage, ssgsea, zscore
+from .ulm import UlmResult, ulm
 
-__all__ = ["ssgsea", "gsva", "aucell", "zscore", "plage"]
+__all__ = ["ssgsea", "gsva", "aucell", "zscore", "plage", "ulm", "UlmResult"]
