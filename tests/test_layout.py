@@ -35,8 +35,8 @@ LAYERS = [{"validate", "plan", "exact", "broad", "scores", "core", "stats", "tai
            "scan"},
           {"opencl", "draws", "tiles", "cuda", "network", "gene_set_null", "pairs"}, {"tasks"},
           {"api", "random_sets"},   # random_sets: one step of the api (fgsea's internal)
-          # built on api: collapse (conditional tests), ulm (the single-sample blocks)
-          {"collapse", "ulm"}, {"__init__"}]
+          # built on api: collapse (conditional tests), ulm and ucell (the single-sample blocks)
+          {"collapse", "ulm", "ucell"}, {"__init__"}]
 
 
 def _module_name(path: Path) -> str:

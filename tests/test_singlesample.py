@@ -459,12 +459,12 @@ def test_anndata_in_and_obsm_out(rt):
     ad = _anndata(frame)
     s = oclstat.ssgsea(ad, sets)
     pd.testing.assert_frame_equal(s, oclstat.ssgsea(frame, sets))
-    assert list(ad.obsm["ssgsea"].columns) == list(s.index)
-    np.testing.assert_array_equal(ad.obsm["ssgsea"].to_numpy(), s.T.to_numpy())
+    assert list(ad.obsm["score_ssgsea"].columns) == list(s.index)
+    np.testing.assert_array_equal(ad.obsm["score_ssgsea"].to_numpy(), s.T.to_numpy())
     a = oclstat.aucell(ad, sets, layer="log")
     pd.testing.assert_frame_equal(a, oclstat.aucell(np.log1p(frame), sets))
     g = oclstat.gsva(ad, sets, kcdf="Poisson")
-    assert ad.obsm["gsva"].shape == (40, 3) and g.shape == (3, 40)
+    assert ad.obsm["score_gsva"].shape == (40, 3) and g.shape == (3, 40)
 
 
 def _peak_bytes(f, *args, **kw):

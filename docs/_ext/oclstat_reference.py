@@ -48,9 +48,9 @@ GROUPS = [
       "CollapsedPathways", "ora", "OraResult", "geseca", "GesecaResult", "plot_enrichment",
       "report", "io"]),
     ("singlesample", "Single-sample enrichment",
-     "ssGSEA, GSVA, AUCell, z-score and PLAGE scores per sample, and decoupler's univariate "
-     "linear model (ULM) with weighted gene sets.",
-     ["ssgsea", "gsva", "aucell", "zscore", "plage", "ulm", "UlmResult"]),
+     "ssGSEA, GSVA, AUCell, UCell, z-score and PLAGE scores per sample, and decoupler's "
+     "univariate linear model (ULM) with weighted gene sets.",
+     ["ssgsea", "gsva", "aucell", "ucell", "zscore", "plage", "ulm", "UlmResult"]),
     ("epistasis", "Epistasis",
      "Exhaustive 2nd- to 4th-order searches, PLINK's pair tests and the genotype readers.",
      ["epistasis", "EpistasisResult", "PairScanResult", "epistasis_merge", "genotypes"]),

@@ -28,6 +28,7 @@ Inside: ``validate`` (expression, gene sets), ``core`` (the definitions on the h
 from __future__ import annotations
 
 from .api import aucell, gsva, plage, ssgsea, zscore
+from .ucell import ucell
 from .ulm import UlmResult, ulm
 
-__all__ = ["ssgsea", "gsva", "aucell", "zscore", "plage", "ulm", "UlmResult"]
+__all__ = ["ssgsea", "gsva", "aucell", "zscore", "plage", "ucell", "ulm", "UlmResult"]

@@ -101,8 +101,10 @@ def _frame(scores, names, samples, method, attrs):
     return out
 
 
-def _store(expr, frame, key):
-    """Scores written back into an AnnData's ``.obsm[key]`` (cells x sets)."""
+def _store(expr, frame, method, kind="score"):
+    """Scores (or another ``kind`` of result, e.g. "padj") written back into an AnnData as
+    decoupler writes them: ``.obsm[f"{kind}_{method}"]``, cells x sets."""
+    key = f"{kind}_{method}"
     if type(expr).__name__ == "AnnData":
         expr.obsm[key] = frame.T.loc[list(map(str, expr.obs_names))]
 
@@ -141,7 +143,8 @@ def ssgsea(expression, gene_sets, *, alpha: float = 0.25, normalize: bool = True
     Returns
     -------
     DataFrame
-        Sets x samples; with an AnnData also stored in ``.obsm["ssgsea"]`` (cells x sets).
+        Sets x samples; with an AnnData also stored in ``.obsm["score_ssgsea"]`` (cells x
+        sets, decoupler's key).
 
     See Also
     --------
@@ -229,7 +232,7 @@ def gsva(expression, gene_sets, *, kcdf: str = "Gaussian", abs_ranking: bool = F
     Returns
     -------
     DataFrame
-        Sets x samples; with an AnnData also stored in ``.obsm["gsva"]``.
+        Sets x samples; with an AnnData also stored in ``.obsm["score_gsva"]``.
 
     See Also
     --------
@@ -333,7 +336,7 @@ def aucell(expression, gene_sets, *, max_rank=None, normalize: bool = True, ties
     Returns
     -------
     DataFrame
-        Sets x cells; with an AnnData also stored in ``.obsm["aucell"]``.
+        Sets x cells; with an AnnData also stored in ``.obsm["score_aucell"]``.
 
     See Also
     --------
@@ -414,7 +417,7 @@ def zscore(expression, gene_sets, *, min_size: int = 1, max_size: int | None = N
     Returns
     -------
     DataFrame
-        Sets x samples; with an AnnData also stored in ``.obsm["zscore"]``.
+        Sets x samples; with an AnnData also stored in ``.obsm["score_zscore"]``.
 
     See Also
     --------
@@ -475,7 +478,7 @@ def plage(expression, gene_sets, *, min_size: int = 2, max_size: int | None = No
     Returns
     -------
     DataFrame
-        Sets x samples; with an AnnData also stored in ``.obsm["plage"]``.
+        Sets x samples; with an AnnData also stored in ``.obsm["score_plage"]``.
 
     See Also
     --------

@@ -134,8 +134,8 @@ def ulm(expression, gene_sets, *, min_size: int = 5, genes=None, samples=None,
                             columns=pd.Index(s, name="sample"))
 
     result = UlmResult(scores=frame(t), pvalues=frame(p), padj=frame(padj), n_genes=n)
-    _store(expression, result.scores, "score_ulm")
-    _store(expression, result.padj, "padj_ulm")
+    _store(expression, result.scores, "ulm")
+    _store(expression, result.padj, "ulm", kind="padj")
     return result
 
 
