@@ -25,6 +25,7 @@ from .core import (
     zscore_block,
 )
 from .opencl import density
+from .validate import BackedCells, in_memory
 from .validate import expression as read_expression
 from .validate import gene_sets as match_gene_sets
 
@@ -80,7 +81,11 @@ def _varying_genes(m, method: str):
         raise ValueError(f"expression: {method} needs at least 2 samples, got {n} (with "
                          "one, every gene is constant, and GSVA discards constant genes and "
                          "stops); ssgsea and aucell score single samples")
-    if sparse.issparse(m):
+    if isinstance(m, BackedCells):
+        total, squares, _ = m.row_stats()
+        mean = total / n
+        sd = np.sqrt(np.maximum(squares - n * mean * mean, 0.0) / (n - 1))
+    elif sparse.issparse(m):
         mean = np.asarray(m.sum(axis=1)).ravel() / n
         squares = np.asarray(m.multiply(m).sum(axis=1)).ravel()
         sd = np.sqrt(np.maximum(squares - n * mean * mean, 0.0) / (n - 1))
@@ -269,6 +274,7 @@ def gsva(expression, gene_sets, *, kcdf: str = "Gaussian", abs_ranking: bool = F
     if kcdf not in KCDFS:
         raise ValueError(f"kcdf must be one of {KCDFS}, got {kcdf!r}")
     m, g, s, sparse = read_expression(expression, genes, samples, layer)
+    m = in_memory(m)                  # every sample of a gene at once
     x = m.toarray() if sparse else m
     _, sd, keep = _varying_genes(x, "gsva")
     if not keep.all():
@@ -510,6 +516,7 @@ def plage(expression, gene_sets, *, min_size: int = 2, max_size: int | None = No
     m, sparse, s, mean, sd, names, sets = _standardised_sets(
         expression, gene_sets, min_size, max_size, genes, samples, layer, "plage",
         ordered=True)
+    m = in_memory(m)                  # every sample of a gene at once
     rows = m.tocsr() if sparse else m
 
     def standardised(idx):

@@ -25,6 +25,7 @@ from .._readers.gmx import as_weighted_gene_sets
 from .._validation import as_int
 from .api import _blocks, _store
 from .validate import expression as read_expression
+from .validate import nonzero_per_gene
 
 __all__ = ["UlmResult", "ulm"]
 
@@ -109,7 +110,7 @@ def ulm(expression, gene_sets, *, min_size: int = 5, genes=None, samples=None,
         raise TypeError("gene_sets must be a decoupler net (source, target[, weight]), a "
                         "non-empty dict {name: genes} or a GMT path")
     m, g, s, sparse = read_expression(expression, genes, samples, layer)
-    expressed = np.asarray((m != 0).sum(axis=1)).ravel() > 0
+    expressed = nonzero_per_gene(m) > 0
     if not expressed.all():
         m = m[np.flatnonzero(expressed)]
         g = [name for name, keep in zip(g, expressed, strict=True) if keep]
