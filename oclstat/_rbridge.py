@@ -61,6 +61,40 @@ def from_r(address, shape, kind: str, rownames=None, colnames=None, names=None):
     return arr
 
 
+class RSparse:
+    """An R ``dgCMatrix`` in Python: a scipy CSC matrix (genes x samples) and its row and
+    column names (None where R has none)."""
+
+    def __init__(self, matrix, rownames, colnames):
+        self.matrix = matrix
+        self.rownames = rownames
+        self.colnames = colnames
+
+
+def sparse_from_r(x_address, i_address, p_address, nnz, nrow, ncol, rownames=None,
+                  colnames=None) -> RSparse:
+    """A copy of R's ``dgCMatrix`` (its slots ``x``, ``i`` and ``p`` at the addresses given:
+    values, 0-based row indices, column starts) as a scipy CSC matrix with its names; the
+    values are copied once, nothing is made dense.
+
+    >>> import ctypes
+    >>> x = (ctypes.c_double * 2)(5.0, 7.0)
+    >>> i, p = (ctypes.c_int32 * 2)(1, 0), (ctypes.c_int32 * 3)(0, 1, 2)
+    >>> s = sparse_from_r(ctypes.addressof(x), ctypes.addressof(i), ctypes.addressof(p),
+    ...                   2, 2, 2, ["a", "b"], None)
+    >>> s.matrix.toarray().tolist(), s.rownames
+    ([[0.0, 7.0], [5.0, 0.0]], ['a', 'b'])
+    """
+    from scipy import sparse
+
+    nnz, nrow, ncol = int(nnz), int(nrow), int(ncol)
+    data = np.array(_view(x_address, nnz, "double"), copy=True)
+    indices = np.array(_view(i_address, nnz, "integer"), copy=True)
+    indptr = np.array(_view(p_address, ncol + 1, "integer"), copy=True)
+    matrix = sparse.csc_matrix((data, indices, indptr), shape=(nrow, ncol))
+    return RSparse(matrix, _names(rownames), _names(colnames))
+
+
 def labelled(values, names=None):
     """R values (a list of strings or numbers) with R's ``names``: a pandas Series indexed by
     them, else the plain list."""

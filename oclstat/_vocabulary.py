@@ -173,7 +173,7 @@ ENTRIES: dict[str, Entry] = {
         cli="ssgsea", r="ssgseaGpu",
         r_names={"expression": "expr", "gene_sets": "gset.idx.list", "alpha": "tau",
                  "normalize": "ssgsea.norm", "min_size": "min.sz", "max_size": "max.sz",
-                 "samples": None, "layer": None},
+                 "samples": None, "layer": "assay"},
         r_only=("parallel.sz", "verbose"),
         cli_names={"expression": "--expr", "gene_sets": "--gmt", "alpha": "--alpha",
                    "normalize": "--no-normalize", "flavor": "--flavor", "layer": "--layer"},
@@ -182,7 +182,7 @@ ENTRIES: dict[str, Entry] = {
         cli="gsva", r="gsvaGpu",
         r_names={"expression": "expr", "gene_sets": "gset.idx.list",
                  "abs_ranking": "abs.ranking", "mx_diff": "mx.diff", "min_size": "min.sz",
-                 "max_size": "max.sz", "samples": None, "layer": None},
+                 "max_size": "max.sz", "samples": None, "layer": "assay"},
         r_only=("parallel.sz", "verbose"),
         cli_names={"expression": "--expr", "gene_sets": "--gmt", "kcdf": "--kcdf",
                    "abs_ranking": "--abs-ranking", "tau": "--tau", "mx_diff": "--no-mx-diff",
@@ -191,12 +191,12 @@ ENTRIES: dict[str, Entry] = {
     "zscore": Entry(
         r="zscoreGpu",
         r_names={"expression": "expr", "gene_sets": "gset.idx.list", "min_size": "min.sz",
-                 "max_size": "max.sz", "samples": None, "layer": None},
+                 "max_size": "max.sz", "samples": None, "layer": "assay"},
         r_only=("parallel.sz", "verbose")),
     "plage": Entry(
         r="plageGpu",
         r_names={"expression": "expr", "gene_sets": "gset.idx.list", "min_size": "min.sz",
-                 "max_size": "max.sz", "samples": None, "layer": None},
+                 "max_size": "max.sz", "samples": None, "layer": "assay"},
         r_only=("parallel.sz", "verbose")),
     "aucell": Entry(
         cli="aucell",

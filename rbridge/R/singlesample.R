@@ -1,32 +1,123 @@
-# Checks of GSVA's expression and gene-set arguments, shared by the GSVA methods' functions.
-gsva_args <- function(expr, gset.idx.list, min.sz, max.sz) {
+# A package that a container given to oclstat needs (the caller has it if they hold one).
+need_package <- function(pkg, what) {
+  if (!requireNamespace(pkg, quietly = TRUE))
+    stop(what, " needs the package ", pkg, call. = FALSE)
+}
+
+# The matrix of GSVA's `expr` as GSVA 2 reads its containers: a matrix or data.frame; a
+# dgCMatrix (sent sparse) or any other Matrix or DelayedMatrix (made a dgCMatrix: sparse,
+# never dense); a SummarizedExperiment or SingleCellExperiment: its assay `assay` (NA: the
+# first, as GSVA 2).
+expression_matrix <- function(expr, assay) {
+  if (methods::is(expr, "SummarizedExperiment")) {
+    need_package("SummarizedExperiment", "expr (a SummarizedExperiment)")
+    have <- SummarizedExperiment::assayNames(expr)
+    if (!length(SummarizedExperiment::assays(expr)))
+      stop("expr (a ", class(expr)[1], ") has no assay", call. = FALSE)
+    if (is.null(assay) || (length(assay) == 1 && is.na(assay))) {
+      assay <- 1L
+    } else if (!is.character(assay) || length(assay) != 1 || !assay %in% have) {
+      stop("assay ", paste(deparse(assay), collapse = ""), " is not an assay of expr (",
+           paste(have, collapse = ", "), ")", call. = FALSE)
+    }
+    expr <- SummarizedExperiment::assay(expr, assay, withDimnames = TRUE)
+  }
+  if (methods::is(expr, "DelayedMatrix") ||
+      (methods::is(expr, "Matrix") && !methods::is(expr, "dgCMatrix")))
+    expr <- methods::as(expr, "dgCMatrix")
   if (is.data.frame(expr)) expr <- as.matrix(expr)
-  if (!is.matrix(expr) || !is.numeric(expr))
-    stop("expr must be a numeric matrix, genes x samples", call. = FALSE)
+  if (!(is.matrix(expr) && is.numeric(expr)) && !methods::is(expr, "dgCMatrix"))
+    stop("expr must be a numeric matrix (genes x samples), a dgCMatrix, a DelayedMatrix, ",
+         "a SummarizedExperiment or a SingleCellExperiment; got ", class(expr)[1],
+         call. = FALSE)
   if (is.null(rownames(expr))) stop("expr needs gene names as row names", call. = FALSE)
+  expr
+}
+
+# A dgCMatrix for Python: its slots read in place, one copy on the Python side, never dense.
+to_py_sparse <- function(x, what = "x") {
+  if (anyNA(x@x)) stop(what, " must not contain NA", call. = FALSE)
+  bridge_raw()$sparse_from_r(data_address(x@x), data_address(x@i), data_address(x@p),
+                             length(x@x), nrow(x), ncol(x), as.list(rownames(x)),
+                             if (!is.null(colnames(x))) as.list(colnames(x)))
+}
+
+# GSVA's gene sets: a named list, a GSEABase GeneSetCollection, or a GMT file's path.
+gene_set_list <- function(gset.idx.list) {
+  if (methods::is(gset.idx.list, "GeneSetCollection")) {
+    need_package("GSEABase", "gset.idx.list (a GeneSetCollection)")
+    gset.idx.list <- GSEABase::geneIds(gset.idx.list)
+  } else if (is.character(gset.idx.list) && length(gset.idx.list) == 1 &&
+             is.null(names(gset.idx.list))) {
+    if (!file.exists(gset.idx.list))
+      stop("gset.idx.list: no file ", gset.idx.list, call. = FALSE)
+    gset.idx.list <- gmtPathways(gset.idx.list)
+  }
   if (!is.list(gset.idx.list) || is.null(names(gset.idx.list)) ||
       any(names(gset.idx.list) == ""))
-    stop("gset.idx.list must be a named list of character vectors", call. = FALSE)
+    stop("gset.idx.list must be a named list of character vectors, a GeneSetCollection or ",
+         "a GMT file's path", call. = FALSE)
+  lapply(gset.idx.list, as.character)
+}
+
+# Checks of GSVA's expression and gene-set arguments, shared by the GSVA methods' functions:
+# the arguments for Python, and what wrap_scores() needs to return the caller's container.
+gsva_args <- function(expr, gset.idx.list, min.sz, max.sz, assay) {
+  m <- expression_matrix(expr, assay)
+  sets <- gene_set_list(gset.idx.list)
   if (!is.numeric(max.sz) || length(max.sz) != 1 || is.na(max.sz))
     stop("max.sz must be one number (Inf: no limit)", call. = FALSE)
-  list(expr = to_py_array(expr, "expr"),
-       gset.idx.list = reticulate::dict(lapply(gset.idx.list,
-                                               function(g) as.list(as.character(g)))),
-       min.sz = py_int(min.sz, "min.sz", minimum = 1),
-       max.sz = if (is.infinite(max.sz)) NULL else py_int(max.sz, "max.sz", minimum = 1))
+  args <- list(expr = if (methods::is(m, "dgCMatrix")) to_py_sparse(m, "expr") else
+                 to_py_array(m, "expr"),
+               gset.idx.list = reticulate::dict(lapply(sets, as.list)),
+               min.sz = py_int(min.sz, "min.sz", minimum = 1),
+               max.sz = if (is.infinite(max.sz)) NULL else py_int(max.sz, "max.sz", minimum = 1))
+  structure(args, container = expr, sets = sets, genes = rownames(m))
+}
+
+# The scores in the container `expr` came in, as GSVA 2 returns them (its wrapData): a
+# matrix for a matrix, dgCMatrix or DelayedMatrix; for a SummarizedExperiment or
+# SingleCellExperiment one of its class with the scores as assay "es", the samples' colData,
+# rowData column "gs" (each set's genes found in the data) and the metadata without
+# "annotation".
+wrap_scores <- function(scores, args) {
+  container <- attr(args, "container")
+  if (!methods::is(container, "SummarizedExperiment")) return(scores)
+  colnames(scores) <- colnames(container)
+  genes <- attr(args, "genes")
+  gs <- lapply(attr(args, "sets")[rownames(scores)], function(g) intersect(g, genes))
+  meta <- S4Vectors::metadata(container)
+  meta$annotation <- NULL
+  parts <- list(assays = list(es = scores), colData = SummarizedExperiment::colData(container),
+                rowData = S4Vectors::DataFrame(gs = IRanges::CharacterList(gs),
+                                               row.names = rownames(scores)),
+                metadata = meta)
+  if (methods::is(container, "SingleCellExperiment")) {
+    need_package("SingleCellExperiment", "expr (a SingleCellExperiment)")
+    return(do.call(SingleCellExperiment::SingleCellExperiment, parts))
+  }
+  do.call(SummarizedExperiment::SummarizedExperiment, parts)
+}
+
+# Runs a GSVA method's adapter on gsva_args() and returns its scores in the caller's
+# container.
+run_gsva_method <- function(name, args, extra = list()) {
+  wrap_scores(call_adapter(name, c(unclass(args)[c("expr", "gset.idx.list", "min.sz",
+                                                   "max.sz")], extra)), args)
 }
 
 #' Single-sample GSEA scores on the device, as GSVA's ssgsea
 #'
 #' GSVA 1.46's \code{gsva(expr, gset.idx.list, method = "ssgsea")} (Barbie et al. 2009): each sample's genes ranked by expression, each set's running-sum difference summed over the ranking (rank weight \code{tau}), normalised by the range of all scores (\code{ssgsea.norm}). Samples are scored in blocks, so memory stays bounded whatever their number.
-#' @param expr numeric matrix (or data.frame), genes x samples, gene names as row names.
-#' @param gset.idx.list named list of character vectors (gene sets).
+#' @param expr genes x samples with gene names as row names: a numeric matrix or data.frame, a dgCMatrix (sent sparse), a DelayedMatrix (read as a dgCMatrix), or a SummarizedExperiment / SingleCellExperiment (its assay \code{assay}).
+#' @param gset.idx.list gene sets: a named list of character vectors, a GSEABase GeneSetCollection or a GMT file's path.
 #' @param tau rank weight (GSVA's default for ssgsea: 0.25).
 #' @param ssgsea.norm divide the scores by the range of all scores.
 #' @param flavor "gsva" (GSVA's ranks and ties, default) or "gseapy" (GSEApy's rank normalisation and tie order).
 #' @param min.sz,max.sz sets with fewer or more genes of \code{expr} are left out.
 #' @param parallel.sz,verbose accepted for GSVA's calls (ignored).
-#' @return GSVA's matrix: gene sets x samples.
+#' @param assay the assay of a SummarizedExperiment or SingleCellExperiment (NA: the first, as GSVA 2).
+#' @return GSVA's matrix, gene sets x samples; for a SummarizedExperiment or SingleCellExperiment, one of its class as GSVA 2 returns it (assay "es", the samples' colData, rowData column "gs" with each set's genes in the data).
 #' @examples
 #' if (oclstat_available()) {
 #'   x <- matrix(rnorm(2000), 200, dimnames = list(paste0("g", 1:200), paste0("s", 1:10)))
@@ -36,18 +127,18 @@ gsva_args <- function(expr, gset.idx.list, min.sz, max.sz) {
 #' @export
 ssgseaGpu <- function(expr, gset.idx.list, tau = 0.25, ssgsea.norm = TRUE,
                       flavor = c("gsva", "gseapy"), min.sz = 1, max.sz = Inf,
-                      parallel.sz = 1L, verbose = TRUE) {
+                      parallel.sz = 1L, verbose = TRUE, assay = NA_character_) {
   flavor <- match.arg(flavor)
-  args <- gsva_args(expr, gset.idx.list, min.sz, max.sz)
-  call_adapter("ssgseaGpu", c(args, list(tau = as.double(tau),
-                                         ssgsea.norm = isTRUE(ssgsea.norm), flavor = flavor)))
+  args <- gsva_args(expr, gset.idx.list, min.sz, max.sz, assay)
+  run_gsva_method("ssgseaGpu", args, list(tau = as.double(tau),
+                                          ssgsea.norm = isTRUE(ssgsea.norm), flavor = flavor))
 }
 
 #' Gene set variation analysis on the device, as GSVA
 #'
 #' GSVA 1.46's \code{gsva(expr, gset.idx.list, method = "gsva")} (Hänzelmann et al. 2013): each gene's kernel CDF estimate at every sample (Gaussian kernel on the device, GSVA's tabulated normal CDF unless \code{tabulated = FALSE}; Poisson kernel for counts; or the empirical CDF), then per sample rank scores and each set's Kolmogorov-Smirnov-like running sum (\code{mx.diff}, \code{abs.ranking}, \code{tau}).
-#' @param expr numeric matrix (or data.frame), genes x samples, gene names as row names.
-#' @param gset.idx.list named list of character vectors (gene sets).
+#' @param expr genes x samples with gene names as row names: a numeric matrix or data.frame, a dgCMatrix (sent sparse), a DelayedMatrix (read as a dgCMatrix), or a SummarizedExperiment / SingleCellExperiment (its assay \code{assay}).
+#' @param gset.idx.list gene sets: a named list of character vectors, a GSEABase GeneSetCollection or a GMT file's path.
 #' @param kcdf "Gaussian" (continuous data), "Poisson" (counts) or "none".
 #' @param abs.ranking with \code{mx.diff}: the positive minus the negative excursion.
 #' @param tau rank weight of the walk.
@@ -55,7 +146,8 @@ ssgseaGpu <- function(expr, gset.idx.list, tau = 0.25, ssgsea.norm = TRUE,
 #' @param tabulated read the normal CDF from GSVA's table (as GSVA); FALSE: the exact CDF.
 #' @param min.sz,max.sz sets with fewer or more genes of \code{expr} are left out.
 #' @param parallel.sz,verbose accepted for GSVA's calls (ignored).
-#' @return GSVA's matrix: gene sets x samples.
+#' @param assay the assay of a SummarizedExperiment or SingleCellExperiment (NA: the first, as GSVA 2).
+#' @return GSVA's matrix, gene sets x samples; for a SummarizedExperiment or SingleCellExperiment, one of its class as GSVA 2 returns it (assay "es", the samples' colData, rowData column "gs" with each set's genes in the data).
 #' @examples
 #' if (oclstat_available()) {
 #'   x <- matrix(rnorm(2000), 200, dimnames = list(paste0("g", 1:200), paste0("s", 1:10)))
@@ -65,22 +157,24 @@ ssgseaGpu <- function(expr, gset.idx.list, tau = 0.25, ssgsea.norm = TRUE,
 #' @export
 gsvaGpu <- function(expr, gset.idx.list, kcdf = c("Gaussian", "Poisson", "none"),
                     abs.ranking = FALSE, tau = 1, mx.diff = TRUE, tabulated = TRUE,
-                    min.sz = 1, max.sz = Inf, parallel.sz = 1L, verbose = TRUE) {
+                    min.sz = 1, max.sz = Inf, parallel.sz = 1L, verbose = TRUE,
+                    assay = NA_character_) {
   kcdf <- match.arg(kcdf)
-  args <- gsva_args(expr, gset.idx.list, min.sz, max.sz)
-  call_adapter("gsvaGpu", c(args, list(kcdf = kcdf, abs.ranking = isTRUE(abs.ranking),
-                                       tau = as.double(tau), mx.diff = isTRUE(mx.diff),
-                                       tabulated = isTRUE(tabulated))))
+  args <- gsva_args(expr, gset.idx.list, min.sz, max.sz, assay)
+  run_gsva_method("gsvaGpu", args, list(kcdf = kcdf, abs.ranking = isTRUE(abs.ranking),
+                                        tau = as.double(tau), mx.diff = isTRUE(mx.diff),
+                                        tabulated = isTRUE(tabulated)))
 }
 
 #' The z-score method on gene sets, as GSVA's zscore
 #'
 #' GSVA 1.46's \code{gsva(expr, gset.idx.list, method = "zscore")} (Lee et al. 2008): each gene standardised over the samples (R's \code{scale}), each set's members summed over the square root of its size. Constant genes are left out, as GSVA does.
-#' @param expr numeric matrix (or data.frame), genes x samples, gene names as row names.
-#' @param gset.idx.list named list of character vectors (gene sets).
+#' @param expr genes x samples with gene names as row names: a numeric matrix or data.frame, a dgCMatrix (sent sparse), a DelayedMatrix (read as a dgCMatrix), or a SummarizedExperiment / SingleCellExperiment (its assay \code{assay}).
+#' @param gset.idx.list gene sets: a named list of character vectors, a GSEABase GeneSetCollection or a GMT file's path.
 #' @param min.sz,max.sz sets with fewer or more genes of \code{expr} are left out.
 #' @param parallel.sz,verbose accepted for GSVA's calls (ignored).
-#' @return GSVA's matrix: gene sets x samples.
+#' @param assay the assay of a SummarizedExperiment or SingleCellExperiment (NA: the first, as GSVA 2).
+#' @return GSVA's matrix, gene sets x samples; for a SummarizedExperiment or SingleCellExperiment, one of its class as GSVA 2 returns it (assay "es", the samples' colData, rowData column "gs" with each set's genes in the data).
 #' @examples
 #' if (oclstat_available()) {
 #'   x <- matrix(rnorm(2000), 200, dimnames = list(paste0("g", 1:200), paste0("s", 1:10)))
@@ -89,18 +183,19 @@ gsvaGpu <- function(expr, gset.idx.list, kcdf = c("Gaussian", "Poisson", "none")
 #' }
 #' @export
 zscoreGpu <- function(expr, gset.idx.list, min.sz = 1, max.sz = Inf, parallel.sz = 1L,
-                      verbose = TRUE) {
-  call_adapter("zscoreGpu", gsva_args(expr, gset.idx.list, min.sz, max.sz))
+                      verbose = TRUE, assay = NA_character_) {
+  run_gsva_method("zscoreGpu", gsva_args(expr, gset.idx.list, min.sz, max.sz, assay))
 }
 
 #' Pathway level analysis of gene expression (PLAGE), as GSVA's plage
 #'
 #' GSVA 1.46's \code{gsva(expr, gset.idx.list, method = "plage")} (Tomfohr et al. 2005): each gene standardised over the samples, each set's scores the first right singular vector of its members (in the set's order, with the sign R's \code{svd} gives). Sets need at least two genes.
-#' @param expr numeric matrix (or data.frame), genes x samples, gene names as row names.
-#' @param gset.idx.list named list of character vectors (gene sets).
+#' @param expr genes x samples with gene names as row names: a numeric matrix or data.frame, a dgCMatrix (sent sparse), a DelayedMatrix (read as a dgCMatrix), or a SummarizedExperiment / SingleCellExperiment (its assay \code{assay}).
+#' @param gset.idx.list gene sets: a named list of character vectors, a GSEABase GeneSetCollection or a GMT file's path.
 #' @param min.sz,max.sz sets with fewer or more genes of \code{expr} are left out (\code{min.sz} at least 2).
 #' @param parallel.sz,verbose accepted for GSVA's calls (ignored).
-#' @return GSVA's matrix: gene sets x samples.
+#' @param assay the assay of a SummarizedExperiment or SingleCellExperiment (NA: the first, as GSVA 2).
+#' @return GSVA's matrix, gene sets x samples; for a SummarizedExperiment or SingleCellExperiment, one of its class as GSVA 2 returns it (assay "es", the samples' colData, rowData column "gs" with each set's genes in the data).
 #' @examples
 #' if (oclstat_available()) {
 #'   x <- matrix(rnorm(2000), 200, dimnames = list(paste0("g", 1:200), paste0("s", 1:10)))
@@ -109,8 +204,8 @@ zscoreGpu <- function(expr, gset.idx.list, min.sz = 1, max.sz = Inf, parallel.sz
 #' }
 #' @export
 plageGpu <- function(expr, gset.idx.list, min.sz = 2, max.sz = Inf, parallel.sz = 1L,
-                     verbose = TRUE) {
-  args <- gsva_args(expr, gset.idx.list, min.sz, max.sz)
+                     verbose = TRUE, assay = NA_character_) {
+  args <- gsva_args(expr, gset.idx.list, min.sz, max.sz, assay)
   if (args$min.sz < 2) stop("min.sz must be at least 2 for plage", call. = FALSE)
-  call_adapter("plageGpu", args)
+  run_gsva_method("plageGpu", args)
 }

@@ -51,3 +51,48 @@ test_that("zscoreGpu and plageGpu equal GSVA's zscore and plage", {
     expect_equal(got, ref[rownames(got), ], tolerance = 1e-10)
   }
 })
+
+test_that("the GSVA methods take GSVA 2's containers and return them as GSVA 2 does", {
+  skip_without_python()
+  skip_if_not_installed("Matrix")
+  d <- make_expr()
+  d$x[d$x < 0.5] <- 0                                   # sparse, as counts are
+  dense <- ssgseaGpu(d$x, d$sets)
+  sp <- Matrix::Matrix(d$x, sparse = TRUE)
+  expect_s4_class(sp, "dgCMatrix")
+  expect_equal(ssgseaGpu(sp, d$sets), dense, tolerance = 1e-12)
+  expect_equal(zscoreGpu(sp, d$sets), zscoreGpu(d$x, d$sets), tolerance = 1e-12)
+  if (requireNamespace("DelayedArray", quietly = TRUE))
+    expect_equal(ssgseaGpu(DelayedArray::DelayedArray(sp), d$sets), dense, tolerance = 1e-12)
+  # gene sets as a GMT file and as a GeneSetCollection
+  gmt <- tempfile(fileext = ".gmt")
+  writeGmtPathways(d$sets, gmt)
+  expect_equal(ssgseaGpu(d$x, gmt), dense)
+  if (requireNamespace("GSEABase", quietly = TRUE)) {
+    gsc <- GSEABase::GeneSetCollection(lapply(names(d$sets), function(n)
+      GSEABase::GeneSet(d$sets[[n]], setName = n)))
+    expect_equal(ssgseaGpu(d$x, gsc), dense)
+  }
+  skip_if_not_installed("SummarizedExperiment")
+  cd <- S4Vectors::DataFrame(group = rep(c("a", "b"), each = 8), row.names = colnames(d$x))
+  se <- SummarizedExperiment::SummarizedExperiment(
+    assays = list(raw = d$x * 2, logc = sp), colData = cd,
+    metadata = list(annotation = "org.Hs.eg.db", study = "x"))
+  out <- ssgseaGpu(se, d$sets, assay = "logc")
+  expect_s4_class(out, "SummarizedExperiment")
+  expect_identical(SummarizedExperiment::assayNames(out), "es")
+  expect_equal(SummarizedExperiment::assay(out, "es"), dense, tolerance = 1e-12)
+  expect_identical(SummarizedExperiment::colData(out), cd)
+  expect_identical(S4Vectors::metadata(out), list(study = "x"))
+  expect_identical(as.list(SummarizedExperiment::rowData(out)$gs)$up, d$sets$up)
+  first <- gsvaGpu(se, d$sets)                                  # NA: the first assay, "raw"
+  expect_equal(SummarizedExperiment::assay(first), gsvaGpu(d$x * 2, d$sets))
+  expect_error(ssgseaGpu(se, d$sets, assay = "counts"), "not an assay of expr")
+  skip_if_not_installed("SingleCellExperiment")
+  sce <- SingleCellExperiment::SingleCellExperiment(assays = list(logcounts = sp),
+                                                    colData = cd)
+  out <- plageGpu(sce, d$sets)
+  expect_s4_class(out, "SingleCellExperiment")
+  expect_equal(SummarizedExperiment::assay(out, "es"), plageGpu(d$x, d$sets),
+               tolerance = 1e-12)
+})
