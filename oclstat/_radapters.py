@@ -754,6 +754,13 @@ def _expression(expr) -> tuple:
     return expr, {}
 
 
+def _is_dgc(expr) -> bool:
+    """Whether R sent a ``dgCMatrix`` (GSVA scales its non-zero values only)."""
+    from ._rbridge import RSparse
+
+    return isinstance(expr, RSparse)
+
+
 def _gsva_method(method, expr, gset_idx_list, **kwargs) -> RValue:
     """GSVA's matrix of a single-sample ``method`` on what R sent."""
     data, labels = _expression(expr)
@@ -789,7 +796,8 @@ def zscore_gpu(expr, gset_idx_list, min_sz=1, max_sz=None, parallel_sz=1, verbos
     parallel.sz and verbose are accepted and ignored; R reads the assay of a container."""
     from ._singlesample import zscore
 
-    return _gsva_method(zscore, expr, gset_idx_list, min_size=min_sz, max_size=max_sz)
+    return _gsva_method(zscore, expr, gset_idx_list, min_size=min_sz, max_size=max_sz,
+                        nonzero_only=_is_dgc(expr))
 
 
 @_r_function("plageGpu", "plage",
@@ -801,7 +809,8 @@ def plage_gpu(expr, gset_idx_list, min_sz=2, max_sz=None, parallel_sz=1, verbose
     parallel.sz and verbose are accepted and ignored; R reads the assay of a container."""
     from ._singlesample import plage
 
-    return _gsva_method(plage, expr, gset_idx_list, min_size=min_sz, max_size=max_sz)
+    return _gsva_method(plage, expr, gset_idx_list, min_size=min_sz, max_size=max_sz,
+                        nonzero_only=_is_dgc(expr))
 
 
 @_r_function("gsvaGpu", "gsva",

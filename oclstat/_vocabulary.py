@@ -191,12 +191,14 @@ ENTRIES: dict[str, Entry] = {
     "zscore": Entry(
         r="zscoreGpu",
         r_names={"expression": "expr", "gene_sets": "gset.idx.list", "min_size": "min.sz",
-                 "max_size": "max.sz", "samples": None, "layer": "assay"},
+                 "max_size": "max.sz", "samples": None, "layer": "assay",
+                 "nonzero_only": None},
         r_only=("parallel.sz", "verbose")),
     "plage": Entry(
         r="plageGpu",
         r_names={"expression": "expr", "gene_sets": "gset.idx.list", "min_size": "min.sz",
-                 "max_size": "max.sz", "samples": None, "layer": "assay"},
+                 "max_size": "max.sz", "samples": None, "layer": "assay",
+                 "nonzero_only": None},
         r_only=("parallel.sz", "verbose")),
     "aucell": Entry(
         cli="aucell",

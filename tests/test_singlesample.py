@@ -682,3 +682,30 @@ def test_tables_written_by_r_read_with_or_without_pyarrow(tmp_path, monkeypatch,
         assert list(got.columns) == [f"s{j}" for j in range(1, 12)]
         assert got.index[-2:].tolist() == ["g 39", "007"] and got.shape == (40, 11)
         np.testing.assert_allclose(got.to_numpy(), values, rtol=1e-14)   # R wrote 15 digits
+
+
+def test_zscore_and_plage_scale_only_non_zero_values_when_asked():
+    """GSVA's dgCMatrix path: each gene's non-zero values centred and scaled (R's scale on
+    them), zeros staying zero; genes whose non-zero values are all equal left out."""
+    from scipy import sparse
+
+    rng = np.random.default_rng(12)
+    x = np.where(rng.random((60, 9)) < 0.5, 0.0, rng.gamma(2.0, 1.0, (60, 9)))
+    x[3] = 0.0
+    x[3, 4] = 2.0                                  # one non-zero value: left out
+    genes = [f"g{i}" for i in range(60)]
+    sets = {"a": genes[:10], "b": genes[20:35]}
+    z = np.zeros_like(x)
+    for i in range(60):
+        nz = x[i] != 0
+        if nz.sum() >= 2 and np.ptp(x[i, nz]) > 0:
+            z[i, nz] = (x[i, nz] - x[i, nz].mean()) / x[i, nz].std(ddof=1)
+    keep = [i for i in range(10) if i != 3]
+    got = oclstat.zscore(sparse.csc_matrix(x), sets, genes=genes, nonzero_only=True)
+    np.testing.assert_allclose(got.loc["a"], z[keep].sum(axis=0) / np.sqrt(len(keep)),
+                               rtol=1e-12)
+    v = oclstat.plage(sparse.csc_matrix(x), sets, genes=genes, nonzero_only=True).loc["b"]
+    ref = np.linalg.svd(z[20:35], full_matrices=False)[2][0]
+    np.testing.assert_allclose(v, ref, rtol=1e-10, atol=1e-12)
+    with pytest.raises(ValueError, match="not a scipy.sparse"):
+        oclstat.zscore(pd.DataFrame(x, index=genes), sets, nonzero_only=True)

@@ -33,7 +33,10 @@ R_PACKAGE_ONLY = {"install_oclstat", "oclstat_available", "setBaseCreator", "cre
                   "detectGPUs", "listContexts", "setContext", "currentDevice",
                   "get_system_info",
                   # gpuRandom's names masking stats' (rbridge/R/gpurandom.R)
-                  "runif", "rnorm", "rexp", "qqnorm"}
+                  "runif", "rnorm", "rexp", "qqnorm",
+                  # GSVA 2's parameter objects and gsva(param), over the GSVA methods'
+                  # adapters (rbridge/R/gsva2.R)
+                  "gsvaParam", "ssgseaParam", "plageParam", "zscoreParam", "gsva"}
 #: Sub-commands that are not one function.
 CLI_ONLY_COMMANDS = {"demo"}
 #: Argument names that were replaced, and by what: none may appear in a signature.

@@ -393,11 +393,52 @@ def aucell(expression, gene_sets, *, max_rank=None, normalize: bool = True, ties
     return frame
 
 
+def _nonzero_genes(m, method: str):
+    """(means, sds (n - 1) of each gene's non-zero values, the genes kept) of a sparse genes x
+    samples matrix, as GSVA's dgCMatrix path scales them: genes whose non-zero values are all
+    equal (one non-zero value included) are left out, as GSVA 2 leaves them out."""
+    from scipy import sparse
+
+    if not sparse.issparse(m):
+        raise ValueError("nonzero_only=True scales a sparse matrix's non-zero values; the "
+                         "expression is not a scipy.sparse matrix")
+    rows = m.tocsr()
+    count = np.diff(rows.indptr)
+    row = np.repeat(np.arange(rows.shape[0]), count)
+    mean = np.bincount(row, rows.data, minlength=rows.shape[0]) / np.maximum(count, 1)
+    dev = rows.data - mean[row]
+    sd = np.sqrt(np.bincount(row, dev * dev, minlength=rows.shape[0]) /
+                 np.maximum(count - 1, 1))
+    spread = np.zeros(rows.shape[0])
+    if rows.data.size:
+        start = rows.indptr[:-1][count > 0]
+        spread[count > 0] = np.maximum.reduceat(rows.data, start) - \
+            np.minimum.reduceat(rows.data, start)
+    keep = spread > 0
+    if keep.sum() < 2:
+        raise ValueError(f"expression: {int(keep.sum())} of {keep.size:,} genes have non-zero "
+                         "values that vary; GSVA discards the others and stops with fewer "
+                         f"than two ({method})")
+    return mean, np.where(keep, sd, 1.0), keep
+
+
+def _standardise(block, mean, sd, nonzero_only: bool) -> np.ndarray:
+    """A genes x b block (dense or sparse) centred and scaled gene by gene, dense; with
+    ``nonzero_only`` a sparse block's zeros stay zero (GSVA's dgCMatrix path)."""
+    if not nonzero_only:
+        dense = block.toarray() if hasattr(block, "toarray") else block
+        return (dense - mean[:, None]) / sd[:, None]
+    coo = block.tocoo()
+    out = np.zeros(block.shape)
+    out[coo.row, coo.col] = (coo.data - mean[coo.row]) / sd[coo.row]
+    return out
+
+
 def _standardised_sets(expression, gene_sets, min_size, max_size, genes, samples, layer,
-                       method, ordered=False):
+                       method, ordered=False, nonzero_only=False):
     """What zscore and plage share: the varying genes, their means and sds, the sets."""
     m, g, s, sparse = read_expression(expression, genes, samples, layer)
-    mean, sd, keep = _varying_genes(m, method)
+    mean, sd, keep = _nonzero_genes(m, method) if nonzero_only else _varying_genes(m, method)
     if not keep.all():
         m, mean, sd = m[np.flatnonzero(keep)], mean[keep], sd[keep]
     kept = [name for name, k in zip(g, keep, strict=True) if k]
@@ -406,7 +447,8 @@ def _standardised_sets(expression, gene_sets, min_size, max_size, genes, samples
 
 
 def zscore(expression, gene_sets, *, min_size: int = 1, max_size: int | None = None,
-           genes=None, samples=None, layer=None, progress=None) -> pd.DataFrame:
+           nonzero_only: bool = False, genes=None, samples=None, layer=None,
+           progress=None) -> pd.DataFrame:
     """The z-score method (Lee et al. 2008) of every gene set in every sample, as GSVA 1.46's
     ``gsva(method = "zscore")``.
 
@@ -417,6 +459,10 @@ def zscore(expression, gene_sets, *, min_size: int = 1, max_size: int | None = N
     gene_sets : dict, path or DataFrame
         {name: genes}, a GMT file, or a decoupler net (``source`` and ``target`` columns;
         its weights are not used).
+    nonzero_only : bool, default False
+        For a sparse matrix: centre and scale each gene's non-zero values only, zeros
+        staying zero, and leave out genes whose non-zero values are all equal (GSVA's
+        ``dgCMatrix`` path, in GSVA 1.46 and 2).
     min_size, max_size, genes, samples, layer, progress : optional
         As :func:`ssgsea`.
 
@@ -451,11 +497,11 @@ def zscore(expression, gene_sets, *, min_size: int = 1, max_size: int | None = N
     [[-1.2955, -0.1961, 1.4916]]
     """
     m, sparse, s, mean, sd, names, sets = _standardised_sets(
-        expression, gene_sets, min_size, max_size, genes, samples, layer, "zscore")
+        expression, gene_sets, min_size, max_size, genes, samples, layer, "zscore",
+        nonzero_only=bool(nonzero_only))
 
     def score(block, j0, j1):
-        dense = block.toarray() if sparse else block
-        return zscore_block((dense - mean[:, None]) / sd[:, None], sets)
+        return zscore_block(_standardise(block, mean, sd, bool(nonzero_only)), sets)
 
     out = _score_blocks(m, sparse, len(sets), score, desc="zscore", progress=progress)
     frame = _frame(out, names, s, "zscore", {})
@@ -464,7 +510,7 @@ def zscore(expression, gene_sets, *, min_size: int = 1, max_size: int | None = N
 
 
 def plage(expression, gene_sets, *, min_size: int = 2, max_size: int | None = None,
-          genes=None, samples=None, layer=None) -> pd.DataFrame:
+          nonzero_only: bool = False, genes=None, samples=None, layer=None) -> pd.DataFrame:
     """Pathway level analysis of gene expression (PLAGE, Tomfohr et al. 2005) of every gene
     set in every sample, as GSVA 1.46's ``gsva(method = "plage")``.
 
@@ -478,6 +524,8 @@ def plage(expression, gene_sets, *, min_size: int = 2, max_size: int | None = No
     min_size : int, optional
         At least 2 (GSVA's ``svd`` of a one-gene set returns one number, not a score per
         sample).
+    nonzero_only : bool, default False
+        As :func:`zscore` (GSVA's ``dgCMatrix`` path).
     max_size, genes, samples, layer : optional
         As :func:`ssgsea`.
 
@@ -515,13 +563,12 @@ def plage(expression, gene_sets, *, min_size: int = 2, max_size: int | None = No
     min_size = as_int(min_size, "min_size", minimum=2)
     m, sparse, s, mean, sd, names, sets = _standardised_sets(
         expression, gene_sets, min_size, max_size, genes, samples, layer, "plage",
-        ordered=True)
+        ordered=True, nonzero_only=bool(nonzero_only))
     m = in_memory(m)                  # every sample of a gene at once
     rows = m.tocsr() if sparse else m
 
     def standardised(idx):
-        block = rows[idx].toarray() if sparse else rows[idx]
-        return (block - mean[idx, None]) / sd[idx, None]
+        return _standardise(rows[idx], mean[idx], sd[idx], bool(nonzero_only))
 
     frame = _frame(plage_scores(standardised, sets), names, s, "plage", {})
     _store(expression, frame, "plage")

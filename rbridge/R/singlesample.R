@@ -76,16 +76,19 @@ gsva_args <- function(expr, gset.idx.list, min.sz, max.sz, assay) {
 }
 
 # The scores in the container `expr` came in, as GSVA 2 returns them (its wrapData): a
-# matrix for a matrix, dgCMatrix or DelayedMatrix; for a SummarizedExperiment or
-# SingleCellExperiment one of its class with the scores as assay "es", the samples' colData,
-# rowData column "gs" (each set's genes found in the data) and the metadata without
-# "annotation".
-wrap_scores <- function(scores, args) {
+# matrix for a matrix, dgCMatrix or DelayedMatrix (with `gene_sets_attribute`, GSVA 2's
+# attribute "geneSets"); for a SummarizedExperiment or SingleCellExperiment one of its class
+# with the scores as assay "es", the samples' colData, rowData column "gs" (each set's genes
+# found in the data) and the metadata without "annotation".
+wrap_scores <- function(scores, args, gene_sets_attribute = FALSE) {
   container <- attr(args, "container")
-  if (!methods::is(container, "SummarizedExperiment")) return(scores)
-  colnames(scores) <- colnames(container)
   genes <- attr(args, "genes")
   gs <- lapply(attr(args, "sets")[rownames(scores)], function(g) intersect(g, genes))
+  if (!methods::is(container, "SummarizedExperiment")) {
+    if (gene_sets_attribute) attr(scores, "geneSets") <- gs
+    return(scores)
+  }
+  colnames(scores) <- colnames(container)
   meta <- S4Vectors::metadata(container)
   meta$annotation <- NULL
   parts <- list(assays = list(es = scores), colData = SummarizedExperiment::colData(container),
@@ -101,9 +104,10 @@ wrap_scores <- function(scores, args) {
 
 # Runs a GSVA method's adapter on gsva_args() and returns its scores in the caller's
 # container.
-run_gsva_method <- function(name, args, extra = list()) {
+run_gsva_method <- function(name, args, extra = list(), gene_sets_attribute = FALSE) {
   wrap_scores(call_adapter(name, c(unclass(args)[c("expr", "gset.idx.list", "min.sz",
-                                                   "max.sz")], extra)), args)
+                                                   "max.sz")], extra)), args,
+              gene_sets_attribute)
 }
 
 #' Single-sample GSEA scores on the device, as GSVA's ssgsea

@@ -1,0 +1,170 @@
+# GSVA 2's interface: a parameter object per method (gsvaParam, ssgseaParam, plageParam,
+# zscoreParam), then gsva(param), which returns the scores in the container it was given.
+# The work is the GSVA methods' functions (singlesample.R) on the device.
+
+# A parameter object: the expression and gene sets as GSVA 2 checks them at construction,
+# and the method's arguments.
+gsva_method_param <- function(class, exprData, geneSets, assay, annotation, minSize,
+                              maxSize, method_args) {
+  if (!is.null(annotation))
+    stop("annotation: oclstat matches gene sets to the data's row names as they are; map ",
+         "the identifiers first (annotation = NULL)", call. = FALSE)
+  if (methods::is(exprData, "SummarizedExperiment") && length(assay) == 1 && is.na(assay))
+    assay <- SummarizedExperiment::assayNames(exprData)[1]          # GSVA 2: the first
+  expression_matrix(exprData, assay)                                 # checked here, as GSVA
+  structure(list(exprData = exprData, geneSets = gene_set_list(geneSets), assay = assay,
+                 minSize = minSize, maxSize = maxSize, args = method_args),
+            class = c(class, "GsvaMethodParam"))
+}
+
+#' GSVA 2's parameter objects: the GSVA, ssGSEA, PLAGE and z-score methods
+#'
+#' The constructors of GSVA 2's interface, with its arguments and defaults: \code{gsva(gsvaParam(exprData, geneSets))} runs as written and gives GSVA 2's scores, the work on the OpenCL device. \code{exprData}: a matrix, \code{dgCMatrix}, \code{DelayedMatrix}, \code{SummarizedExperiment} or \code{SingleCellExperiment} (\code{assay}: NA is the first); \code{geneSets}: a named list, a \code{GeneSetCollection} or a GMT file's path. As GSVA 2, a \code{dgCMatrix}'s genes whose non-zero values are all equal are left out, and z-score and PLAGE scale its non-zero values only. \code{kcdf = "auto"} chooses as GSVA 2: the direct estimate ("none") from \code{kcdfNoneMinSampleSize} samples on (for a \code{dgCMatrix}: that many non-zero values per gene on average), else Poisson for integer counts, else Gaussian. Not in oclstat: GSVA 2's sparse algorithm (\code{sparse = TRUE} on a \code{dgCMatrix}: an error says to set \code{sparse = FALSE}), missing values (\code{checkNA}, \code{use}: data with NA are refused) and \code{annotation} (must be NULL).
+#' @param exprData expression data, genes x samples, gene names as row names.
+#' @param geneSets gene sets.
+#' @param assay the assay of a SummarizedExperiment or SingleCellExperiment (NA: the first).
+#' @param annotation must be NULL (no identifier mapping).
+#' @param minSize,maxSize sets with fewer or more genes of the data are left out.
+#' @param kcdf "auto", "Gaussian", "Poisson" or "none".
+#' @param kcdfNoneMinSampleSize samples from which "auto" takes the direct estimate.
+#' @param tau rank weight of the walk.
+#' @param maxDiff the sum of the largest positive and negative excursions (TRUE) or the larger one.
+#' @param absRanking with \code{maxDiff}: the positive minus the negative excursion.
+#' @param sparse GSVA 2's sparse algorithm for a dgCMatrix (TRUE, not in oclstat) or the classical one (FALSE).
+#' @param checkNA,use GSVA 2's handling of missing values (oclstat refuses data with NA).
+#' @param alpha ssGSEA's rank weight.
+#' @param normalize divide the ssGSEA scores by their range.
+#' @return A parameter object for \code{gsva()}.
+#' @examples
+#' if (oclstat_available()) {
+#'   x <- matrix(rnorm(2000), 200, dimnames = list(paste0("g", 1:200), paste0("s", 1:10)))
+#'   sets <- list(up = paste0("g", 1:20), other = paste0("g", 50:90))
+#'   gsva(gsvaParam(x, sets), verbose = FALSE)
+#'   gsva(ssgseaParam(x, sets), verbose = FALSE)
+#' }
+#' @export
+gsvaParam <- function(exprData, geneSets, assay = NA_character_, annotation = NULL,
+                      minSize = 1, maxSize = Inf,
+                      kcdf = c("auto", "Gaussian", "Poisson", "none"),
+                      kcdfNoneMinSampleSize = 200, tau = 1, maxDiff = TRUE,
+                      absRanking = FALSE, sparse = TRUE, checkNA = c("auto", "yes", "no"),
+                      use = c("everything", "all.obs", "na.rm")) {
+  kcdf <- match.arg(kcdf)
+  match.arg(checkNA)
+  match.arg(use)
+  gsva_method_param("gsvaParam", exprData, geneSets, assay, annotation, minSize, maxSize,
+                    list(kcdf = kcdf, kcdfNoneMinSampleSize = as.integer(kcdfNoneMinSampleSize),
+                         tau = tau, maxDiff = isTRUE(maxDiff),
+                         absRanking = isTRUE(absRanking), sparse = isTRUE(sparse)))
+}
+
+#' @rdname gsvaParam
+#' @export
+ssgseaParam <- function(exprData, geneSets, assay = NA_character_, annotation = NULL,
+                        minSize = 1, maxSize = Inf, alpha = 0.25, normalize = TRUE,
+                        checkNA = c("auto", "yes", "no"),
+                        use = c("everything", "all.obs", "na.rm")) {
+  match.arg(checkNA)
+  match.arg(use)
+  gsva_method_param("ssgseaParam", exprData, geneSets, assay, annotation, minSize, maxSize,
+                    list(alpha = alpha, normalize = isTRUE(normalize)))
+}
+
+#' @rdname gsvaParam
+#' @export
+plageParam <- function(exprData, geneSets, assay = NA_character_, annotation = NULL,
+                       minSize = 1, maxSize = Inf) {
+  gsva_method_param("plageParam", exprData, geneSets, assay, annotation, minSize, maxSize,
+                    list())
+}
+
+#' @rdname gsvaParam
+#' @export
+zscoreParam <- function(exprData, geneSets, assay = NA_character_, annotation = NULL,
+                        minSize = 1, maxSize = Inf) {
+  gsva_method_param("zscoreParam", exprData, geneSets, assay, annotation, minSize, maxSize,
+                    list())
+}
+
+#' @method print GsvaMethodParam
+#' @noRd
+print.GsvaMethodParam <- function(x, ...) {
+  m <- expression_matrix(x$exprData, x$assay)
+  cat("A ", class(x)[1], " object (oclstat)\n", "expression: ", class(x$exprData)[1],
+      " of ", nrow(m), " genes x ", ncol(m), " samples\n", "gene sets: ",
+      length(x$geneSets), "\n", sep = "")
+  invisible(x)
+}
+
+# GSVA 2's kcdf = "auto": the direct estimate from min_size samples on (a dgCMatrix: that
+# many non-zero values per gene on average), else Poisson for integers (a dgCMatrix: a
+# sample of at most 1000 of its values, all whole and >= 0, drawn by R's generator as GSVA
+# 2 draws it), else Gaussian.
+auto_kcdf <- function(m, min_size) {
+  if (methods::is(m, "dgCMatrix")) {
+    if (length(m@x) / nrow(m) >= min_size) return("none")
+    sam <- sample(m@x, size = min(1000, length(m@x)), replace = FALSE)
+    return(if (any((sam < 0) | (sam != floor(sam)))) "Gaussian" else "Poisson")
+  }
+  if (ncol(m) >= min_size) return("none")
+  if (is.integer(m[1, 1])) "Poisson" else "Gaussian"
+}
+
+# The expression without the genes GSVA 2 drops for GSVA, PLAGE and z-score: constant ones,
+# and in a dgCMatrix those whose non-zero values are all equal.
+drop_constant <- function(m) {
+  if (!methods::is(m, "dgCMatrix"))
+    return(m[apply(m, 1, max) > apply(m, 1, min), , drop = FALSE])
+  rows <- Matrix::t(m)
+  gene <- rep(seq_len(ncol(rows)), diff(rows@p))
+  lo <- hi <- rep(NA_real_, ncol(rows))
+  if (length(rows@x)) {
+    lo[unique(gene)] <- tapply(rows@x, gene, min)
+    hi[unique(gene)] <- tapply(rows@x, gene, max)
+  }
+  keep <- !is.na(lo) & hi > lo
+  m[keep, , drop = FALSE]
+}
+
+#' Scores of a GSVA 2 parameter object, in the container it holds
+#'
+#' GSVA 2's \code{gsva(param)}: the method the parameter object names (\code{gsvaParam}, \code{ssgseaParam}, \code{plageParam}, \code{zscoreParam}) on the device. Returns what GSVA 2 returns: for a matrix or \code{dgCMatrix}, the gene sets x samples matrix with attribute \code{geneSets} (each set's genes in the data); for a \code{SummarizedExperiment} or \code{SingleCellExperiment}, one of its class with the scores as assay \code{es}, the samples' \code{colData} and \code{rowData$gs}.
+#' @param param a parameter object from \code{gsvaParam()}, \code{ssgseaParam()}, \code{plageParam()} or \code{zscoreParam()}.
+#' @param verbose accepted (GSVA 2's progress messages; oclstat shows none).
+#' @param BPPARAM accepted, ignored (the device does the work).
+#' @return The scores, as described.
+#' @examples
+#' if (oclstat_available()) {
+#'   x <- matrix(rnorm(2000), 200, dimnames = list(paste0("g", 1:200), paste0("s", 1:10)))
+#'   es <- gsva(zscoreParam(x, list(up = paste0("g", 1:20))), verbose = FALSE)
+#'   attr(es, "geneSets")$up[1:3]
+#' }
+#' @export
+gsva <- function(param, verbose = TRUE, BPPARAM = NULL) {
+  if (!inherits(param, "GsvaMethodParam"))
+    stop("param must be a parameter object from gsvaParam(), ssgseaParam(), plageParam() or ",
+         "zscoreParam() (GSVA 2's interface; GSVA 1's gsva(expr, gset.idx.list, method =) is ",
+         "ssgseaGpu(), gsvaGpu(), zscoreGpu() and plageGpu() here)", call. = FALSE)
+  method <- class(param)[1]
+  a <- param$args
+  m <- expression_matrix(param$exprData, param$assay)
+  if (method != "ssgseaParam") m <- drop_constant(m)
+  if (method == "gsvaParam" && methods::is(m, "dgCMatrix") && a$sparse)
+    stop("GSVA 2's sparse algorithm (gsvaParam(sparse = TRUE), the default for a ",
+         "dgCMatrix) is not in oclstat: set sparse = FALSE for the classical algorithm",
+         call. = FALSE)
+  # PLAGE needs two genes a set (a one-gene set's svd is no score per sample)
+  min_size <- if (method == "plageParam") max(2, param$minSize) else param$minSize
+  args <- gsva_args(m, param$geneSets, min_size, param$maxSize, NA)
+  attr(args, "container") <- param$exprData
+  extra <- switch(method,
+    ssgseaParam = list(tau = as.double(a$alpha), ssgsea.norm = a$normalize, flavor = "gsva"),
+    gsvaParam = list(kcdf = if (a$kcdf == "auto") auto_kcdf(m, a$kcdfNoneMinSampleSize) else
+                       a$kcdf,
+                     abs.ranking = a$absRanking, tau = as.double(a$tau), mx.diff = a$maxDiff,
+                     tabulated = TRUE),
+    list())
+  name <- c(ssgseaParam = "ssgseaGpu", gsvaParam = "gsvaGpu", plageParam = "plageGpu",
+            zscoreParam = "zscoreGpu")[[method]]
+  run_gsva_method(name, args, extra, gene_sets_attribute = TRUE)
+}

@@ -1,0 +1,46 @@
+# GSVA 2's interface (rbridge/R/gsva2.R) against GSVA 2's own scores on the same calls,
+# frozen in gsva2_reference.csv by tests/data/make_gsva2_reference.py.
+
+test_that("gsva(param) gives GSVA 2's scores and geneSets for every method and kcdf", {
+  skip_without_python()
+  skip_if_not_installed("Matrix")
+  ref <- utils::read.csv(test_path("gsva2_reference.csv"), stringsAsFactors = FALSE)
+  d <- gsva2_inputs()
+  cases <- gsva2_cases(asNamespace("oclstat"), d)
+  expect_setequal(names(cases), unique(ref$case))
+  for (k in names(cases)) {
+    got <- gsva2_long(k, cases[[k]]())
+    want <- ref[ref$case == k, ]
+    expect_identical(paste(got$set, got$sample), paste(want$set, want$sample), label = k)
+    expect_equal(got$score, want$score, tolerance = 1e-10, label = k)
+    expect_identical(as.integer(got$size), as.integer(want$size), label = k)
+  }
+})
+
+test_that("gsva(param) returns a SummarizedExperiment as GSVA 2 does", {
+  skip_without_python()
+  skip_if_not_installed("SummarizedExperiment")
+  d <- gsva2_inputs()
+  se <- SummarizedExperiment::SummarizedExperiment(
+    assays = list(a = d$x * 3, b = d$x),
+    colData = S4Vectors::DataFrame(g = rep(1:2, 8), row.names = colnames(d$x)))
+  out <- gsva(zscoreParam(se, d$sets, assay = "b"), verbose = FALSE)
+  expect_s4_class(out, "SummarizedExperiment")
+  plain <- gsva(zscoreParam(d$x, d$sets), verbose = FALSE)
+  expect_identical(as.list(SummarizedExperiment::rowData(out)$gs), attr(plain, "geneSets"))
+  attr(plain, "geneSets") <- NULL
+  expect_equal(SummarizedExperiment::assay(out, "es"), plain, tolerance = 1e-12)
+  expect_identical(SummarizedExperiment::colData(out), SummarizedExperiment::colData(se))
+})
+
+test_that("what GSVA 2's interface does that oclstat does not is a clear error", {
+  skip_without_python()
+  skip_if_not_installed("Matrix")
+  d <- gsva2_inputs()
+  sp <- Matrix::Matrix(d$sparse, sparse = TRUE)
+  expect_error(gsva(gsvaParam(sp, d$sets)), "sparse = FALSE")
+  expect_error(gsvaParam(d$x, d$sets, annotation = "org.Hs.eg.db"), "annotation")
+  expect_error(gsva(d$x), "gsvaParam")
+  expect_error(gsvaParam(d$x, d$sets, kcdf = "gauss"), "should be one of")
+  expect_output(print(ssgseaParam(d$x, d$sets)), "ssgseaParam object")
+})
