@@ -42,12 +42,15 @@ def test_sparse_equals_dense_and_blocks_do_not_matter(monkeypatch):
     csc = oclstat.ulm(sparse.csc_matrix(counts.T.to_numpy()), net, genes=list(counts.columns),
                       samples=list(counts.index))
     pd.testing.assert_frame_equal(csc.scores, dense.scores, rtol=1e-11)
-    from oclstat._singlesample import api
+    import importlib
 
-    monkeypatch.setattr(api, "SAMPLE_BLOCK", 7)
-    blocked = _ours(counts, net)
-    pd.testing.assert_frame_equal(blocked.scores, dense.scores, rtol=1e-12)
-    pd.testing.assert_frame_equal(blocked.padj, dense.padj, rtol=1e-12)
+    module = importlib.import_module("oclstat._singlesample.ulm")     # not the function
+    monkeypatch.setattr(module, "CELLS_PER_PRODUCT", 7)
+    for blocked in (_ours(counts, net),
+                    oclstat.ulm(sparse.csc_matrix(counts.T.to_numpy()), net,
+                                genes=list(counts.columns), samples=list(counts.index))):
+        pd.testing.assert_frame_equal(blocked.scores, dense.scores, rtol=1e-11)
+        pd.testing.assert_frame_equal(blocked.padj, dense.padj, rtol=1e-11)
 
 
 def test_the_t_value_and_p_of_scipys_regression():

@@ -32,6 +32,10 @@ __all__ = ["UlmResult", "ulm"]
 #: What decoupler adds to 1 - r and 1 + r in the t-value.
 _TINY = 2.2e-16
 
+#: Samples multiplied with the weights at once: one matrix product each (memory: 8 bytes x
+#: sets per sample for the result, the block's own values for a dense block).
+CELLS_PER_PRODUCT = 8192
+
 
 @dataclass(frozen=True)
 class UlmResult:
@@ -120,11 +124,12 @@ def ulm(expression, gene_sets, *, min_size: int = 5, genes=None, samples=None,
                          "needs at least 3")
     names, weights = _weights(sets, g, min_size)
     df = n - 2
-    centred = weights - weights.mean(axis=1, keepdims=True)       # sets x genes
-    sd_w = np.sqrt((centred * centred).sum(axis=1) / (n - 1))
+    mean_w = np.asarray(weights.mean(axis=1)).ravel()
+    squares_w = np.asarray(weights.multiply(weights).sum(axis=1)).ravel()
+    sd_w = np.sqrt(np.maximum(squares_w - n * mean_w * mean_w, 0.0) / (n - 1))
     t = np.empty((len(names), m.shape[1]))
-    for j0, j1, block in _blocks(m, sparse):
-        t[:, j0:j1] = _tvalues(block, centred, sd_w, n, df, sparse)
+    for j0, j1, block in _column_blocks(m, sparse):
+        t[:, j0:j1] = _tvalues(block, weights, mean_w, sd_w, n, df, sparse)
     from scipy.stats import t as student_t
 
     p = 2.0 * student_t.sf(np.abs(t), df)
@@ -140,36 +145,57 @@ def ulm(expression, gene_sets, *, min_size: int = 5, genes=None, samples=None,
     return result
 
 
-def _weights(sets: dict, genes: list, min_size: int) -> tuple[list, np.ndarray]:
+def _weights(sets: dict, genes: list, min_size: int):
     """The names of the sets with at least ``min_size`` members among ``genes`` and their
-    weights over ``genes`` (sets x genes, 0 for non-members)."""
+    weights over ``genes`` (a sparse sets x genes matrix, 0 for non-members)."""
+    from scipy import sparse
+
     index = {name: i for i, name in enumerate(genes)}
-    names, rows = [], []
+    names, rows, cols, values = [], [], [], []
     for name, members in sets.items():
         found = {index[gene]: w for gene, w in members.items() if gene in index}
         if len(found) >= min_size:
-            row = np.zeros(len(genes))
-            row[list(found)] = list(found.values())
+            rows += [len(names)] * len(found)
+            cols += list(found)
+            values += list(found.values())
             names.append(name)
-            rows.append(row)
-    if not rows:
+    if not names:
         raise ValueError(f"no gene set has min_size={min_size} or more members among the "
                          f"expressed genes (first genes: {genes[:3]})")
-    return names, np.vstack(rows)
+    return names, sparse.csr_matrix((values, (rows, cols)), shape=(len(names), len(genes)))
 
 
-def _tvalues(block, centred, sd_w, n: int, df: int, sparse: bool) -> np.ndarray:
-    """Sets x b t-values of a genes x b block of samples."""
+def _column_blocks(m, sparse: bool):
+    """Blocks of CELLS_PER_PRODUCT samples: an in-memory CSC matrix's as views of its arrays
+    (read only here, never copied), anything else as :func:`~.api._blocks` cuts it."""
+    from scipy.sparse import csc_matrix
+
+    if not (sparse and isinstance(m, csc_matrix) and m.has_canonical_format):
+        yield from _blocks(m, sparse, size=CELLS_PER_PRODUCT)
+        return
+    for j0 in range(0, m.shape[1], CELLS_PER_PRODUCT):
+        j1 = min(m.shape[1], j0 + CELLS_PER_PRODUCT)
+        p0, p1 = m.indptr[j0], m.indptr[j1]
+        yield j0, j1, csc_matrix((m.data[p0:p1], m.indices[p0:p1], m.indptr[j0:j1 + 1] - p0),
+                                 shape=(m.shape[0], j1 - j0), copy=False)
+
+
+def _tvalues(block, weights, mean_w, sd_w, n: int, df: int, sparse: bool) -> np.ndarray:
+    """Sets x b t-values of a genes x b block of samples: the covariance of each set's
+    weights w with the sample's values y is (w . y - mean(w) sum(y)) / (n - 1), from the
+    members' values alone (the weights are sparse)."""
     if sparse:
         total = np.asarray(block.sum(axis=0)).ravel()
         squares = np.asarray(block.multiply(block).sum(axis=0)).ravel()
-        cov = np.asarray((block.T @ centred.T).T) / (n - 1)
         var_y = (squares - total * total / n) / (n - 1)
+        products = (block.T @ weights.T).toarray().T       # a CSC block's transpose is CSR
     else:
         y = np.asarray(block, dtype=np.float64)
-        cov = centred @ y / (n - 1)
-        yc = y - y.mean(axis=0)
+        total = y.sum(axis=0)
+        yc = y - total / n
         var_y = (yc * yc).sum(axis=0) / (n - 1)
+        products = weights @ y
+    cov = (products - mean_w[:, None] * total[None, :]) / (n - 1)
     with np.errstate(invalid="ignore", divide="ignore"):
         r = cov / (sd_w[:, None] * np.sqrt(np.maximum(var_y, 0.0))[None, :])
         r[:, var_y <= 0] = np.nan
