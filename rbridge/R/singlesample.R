@@ -22,9 +22,10 @@ expression_matrix <- function(expr, assay) {
     }
     expr <- SummarizedExperiment::assay(expr, assay, withDimnames = TRUE)
   }
-  if (methods::is(expr, "DelayedMatrix") ||
-      (methods::is(expr, "Matrix") && !methods::is(expr, "dgCMatrix")))
-    expr <- methods::as(expr, "dgCMatrix")
+  if (methods::is(expr, "DelayedMatrix")) expr <- methods::as(expr, "dgCMatrix")
+  if (methods::is(expr, "Matrix") && !methods::is(expr, "dgCMatrix"))  # Matrix >= 1.5's way
+    expr <- methods::as(methods::as(methods::as(expr, "CsparseMatrix"), "generalMatrix"),
+                        "dMatrix")
   if (is.data.frame(expr)) expr <- as.matrix(expr)
   if (!(is.matrix(expr) && is.numeric(expr)) && !methods::is(expr, "dgCMatrix"))
     stop("expr must be a numeric matrix (genes x samples), a dgCMatrix, a DelayedMatrix, ",

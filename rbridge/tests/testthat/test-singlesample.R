@@ -61,6 +61,7 @@ test_that("the GSVA methods take GSVA 2's containers and return them as GSVA 2 d
   sp <- Matrix::Matrix(d$x, sparse = TRUE)
   expect_s4_class(sp, "dgCMatrix")
   expect_equal(ssgseaGpu(sp, d$sets), dense, tolerance = 1e-12)
+  expect_equal(ssgseaGpu(methods::as(sp, "TsparseMatrix"), d$sets), dense, tolerance = 1e-12)
   # a dgCMatrix: z-score and PLAGE scale its non-zero values only, as GSVA's dgCMatrix path
   # (the zeros stay zero; checked against GSVA 2 in test-gsva2.R)
   z <- zscoreGpu(sp, d$sets)
