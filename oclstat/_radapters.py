@@ -46,6 +46,16 @@ class Characters(list):
     """A character vector (a plain list of strings could also be an R list)."""
 
 
+class RSparse:
+    """An R ``dgCMatrix`` in Python: a scipy CSC matrix (genes x samples) and its row and
+    column names (None where R has none)."""
+
+    def __init__(self, matrix, rownames, colnames):
+        self.matrix = matrix
+        self.rownames = rownames
+        self.colnames = colnames
+
+
 def _r_function(name: str, python_name: str, renamed: dict | None = None, *,
                 exported: bool = True):
     """Register an adapter under its R name; Python argument names in its errors become R's.
@@ -745,8 +755,6 @@ def _expression(expr) -> tuple:
     """``(expression, labels)`` for a single-sample function from what R sent: a DataFrame
     (an R matrix with dimnames) as it is, an R ``dgCMatrix`` as its CSC matrix with its names
     as ``genes=`` and ``samples=``."""
-    from ._rbridge import RSparse
-
     if isinstance(expr, RSparse):
         if expr.rownames is None:
             raise ValueError("expr needs gene names as row names")
@@ -756,8 +764,6 @@ def _expression(expr) -> tuple:
 
 def _is_dgc(expr) -> bool:
     """Whether R sent a ``dgCMatrix`` (GSVA scales its non-zero values only)."""
-    from ._rbridge import RSparse
-
     return isinstance(expr, RSparse)
 
 

@@ -61,18 +61,8 @@ def from_r(address, shape, kind: str, rownames=None, colnames=None, names=None):
     return arr
 
 
-class RSparse:
-    """An R ``dgCMatrix`` in Python: a scipy CSC matrix (genes x samples) and its row and
-    column names (None where R has none)."""
-
-    def __init__(self, matrix, rownames, colnames):
-        self.matrix = matrix
-        self.rownames = rownames
-        self.colnames = colnames
-
-
 def sparse_from_r(x_address, i_address, p_address, nnz, nrow, ncol, rownames=None,
-                  colnames=None) -> RSparse:
+                  colnames=None):
     """A copy of R's ``dgCMatrix`` (its slots ``x``, ``i`` and ``p`` at the addresses given:
     values, 0-based row indices, column starts) as a scipy CSC matrix with its names; the
     values are copied once, nothing is made dense.
@@ -86,6 +76,8 @@ def sparse_from_r(x_address, i_address, p_address, nnz, nrow, ncol, rownames=Non
     ([[0.0, 7.0], [5.0, 0.0]], ['a', 'b'])
     """
     from scipy import sparse
+
+    from ._radapters import RSparse
 
     nnz, nrow, ncol = int(nnz), int(nrow), int(ncol)
     data = np.array(_view(x_address, nnz, "double"), copy=True)
