@@ -762,11 +762,6 @@ def _expression(expr) -> tuple:
     return expr, {}
 
 
-def _is_dgc(expr) -> bool:
-    """Whether R sent a ``dgCMatrix`` (GSVA scales its non-zero values only)."""
-    return isinstance(expr, RSparse)
-
-
 def _gsva_method(method, expr, gset_idx_list, **kwargs) -> RValue:
     """GSVA's matrix of a single-sample ``method`` on what R sent."""
     data, labels = _expression(expr)
@@ -802,8 +797,9 @@ def zscore_gpu(expr, gset_idx_list, min_sz=1, max_sz=None, parallel_sz=1, verbos
     parallel.sz and verbose are accepted and ignored; R reads the assay of a container."""
     from ._singlesample import zscore
 
+    # a dgCMatrix: its non-zero values scaled, as GSVA's dgCMatrix path
     return _gsva_method(zscore, expr, gset_idx_list, min_size=min_sz, max_size=max_sz,
-                        nonzero_only=_is_dgc(expr))
+                        nonzero_only=isinstance(expr, RSparse))
 
 
 @_r_function("plageGpu", "plage",
@@ -816,7 +812,7 @@ def plage_gpu(expr, gset_idx_list, min_sz=2, max_sz=None, parallel_sz=1, verbose
     from ._singlesample import plage
 
     return _gsva_method(plage, expr, gset_idx_list, min_size=min_sz, max_size=max_sz,
-                        nonzero_only=_is_dgc(expr))
+                        nonzero_only=isinstance(expr, RSparse))
 
 
 @_r_function("gsvaGpu", "gsva",

@@ -81,13 +81,13 @@ def _varying_genes(m, method: str):
         raise ValueError(f"expression: {method} needs at least 2 samples, got {n} (with "
                          "one, every gene is constant, and GSVA discards constant genes and "
                          "stops); ssgsea and aucell score single samples")
-    if isinstance(m, BackedCells):
-        total, squares, _ = m.row_stats()
+    if isinstance(m, BackedCells) or sparse.issparse(m):       # from sums: no dense copy
+        if isinstance(m, BackedCells):
+            total, squares, _ = m.row_stats()
+        else:
+            total = np.asarray(m.sum(axis=1)).ravel()
+            squares = np.asarray(m.multiply(m).sum(axis=1)).ravel()
         mean = total / n
-        sd = np.sqrt(np.maximum(squares - n * mean * mean, 0.0) / (n - 1))
-    elif sparse.issparse(m):
-        mean = np.asarray(m.sum(axis=1)).ravel() / n
-        squares = np.asarray(m.multiply(m).sum(axis=1)).ravel()
         sd = np.sqrt(np.maximum(squares - n * mean * mean, 0.0) / (n - 1))
     else:
         mean, sd = m.mean(axis=1), row_sd(m)

@@ -72,7 +72,7 @@ class BackedCells:
             if self.sparse:
                 total += np.asarray(block.sum(axis=1)).ravel()
                 squares += np.asarray(block.multiply(block).sum(axis=1)).ravel()
-                nonzero += np.diff(block.tocsr().indptr)
+                nonzero += np.asarray((block != 0).sum(axis=1)).ravel()
             else:
                 total += block.sum(axis=1)
                 squares += (block * block).sum(axis=1)
@@ -113,7 +113,9 @@ def expression(expr, genes=None, samples=None, layer=None):
         g, s = [str(v) for v in expr.var_names], [str(v) for v in expr.obs_names]
         if getattr(expr, "isbacked", False) and not isinstance(data, np.ndarray) and \
                 not sparse.issparse(data):
-            return _backed(BackedCells(data), g, s)
+            view = BackedCells(data)
+            _check_labels(view.shape, g, s)     # the values are checked block by block
+            return view, g, s, view.sparse
         m = data.T
     elif layer is not None:
         raise ValueError("layer= is for AnnData objects")
@@ -143,32 +145,24 @@ def expression(expr, genes=None, samples=None, layer=None):
         values = m
     if m.ndim != 2:
         raise ValueError(f"expr must be 2-D (genes x samples), got shape {m.shape}")
-    if len(g) != m.shape[0] or len(s) != m.shape[1]:
-        raise ValueError(f"expr is {m.shape[0]} genes x {m.shape[1]} samples but has "
-                         f"{len(g)} gene and {len(s)} sample names")
-    if m.shape[0] < 2 or m.shape[1] < 1:
-        raise ValueError(f"expr needs at least 2 genes and 1 sample, got {m.shape}")
+    _check_labels(m.shape, g, s)
     if not np.all(np.isfinite(values)):
         raise ValueError("expr has missing or infinite values; remove or impute them first")
-    if len(set(g)) != len(g):
-        dup = pd.Index(g)[pd.Index(g).duplicated()][0]
-        raise ValueError(f"expr has duplicate gene name {dup!r}; collapse to one row per gene")
     return m, g, s, sparse.issparse(m)
 
 
-def _backed(view: BackedCells, g: list, s: list):
-    """:func:`expression`'s checks of a backed matrix that need no read of its values."""
+def _check_labels(shape, g: list, s: list) -> None:
+    """The checks of the expression's shape and names (its values are checked as read)."""
     import pandas as pd
 
-    if len(g) != view.shape[0] or len(s) != view.shape[1]:
-        raise ValueError(f"expr is {view.shape[0]} genes x {view.shape[1]} samples but has "
+    if len(g) != shape[0] or len(s) != shape[1]:
+        raise ValueError(f"expr is {shape[0]} genes x {shape[1]} samples but has "
                          f"{len(g)} gene and {len(s)} sample names")
-    if view.shape[0] < 2 or view.shape[1] < 1:
-        raise ValueError(f"expr needs at least 2 genes and 1 sample, got {view.shape}")
+    if shape[0] < 2 or shape[1] < 1:
+        raise ValueError(f"expr needs at least 2 genes and 1 sample, got {tuple(shape)}")
     if len(set(g)) != len(g):
         dup = pd.Index(g)[pd.Index(g).duplicated()][0]
         raise ValueError(f"expr has duplicate gene name {dup!r}; collapse to one row per gene")
-    return view, g, s, view.sparse
 
 
 def gene_sets(sets, genes, min_size, max_size, ordered: bool = False,
