@@ -15,7 +15,9 @@
  * the terms are summed in GSVA's order (the same bits in double). Rows are genes:
  * x[i * n_density + k], y[i * n_test + j], out[i * n_test + j].
  *
- * Build defines: REAL (double; float without fp64, to float precision), TABULATED.
+ * Build defines: REAL (double; float without fp64, to float precision), TABULATED, SUMS (the
+ * sums of Phi themselves, unscaled: GSVA 2's sparse algorithm divides each gene's by its own
+ * number of non-zero values, the rest of its row being padding whose terms are 0).
  */
 #include <oclstat/real.clh>
 #pragma OPENCL FP_CONTRACT OFF
@@ -85,6 +87,10 @@ __kernel void singlesample_density(__global const REAL *x, __global const REAL *
     for (uint k = 0; k < n_density; k++)
         left += (REAL)0.5 * erfc(-((yj - xi[k]) / hi) * (REAL)M_SQRT1_2);
 #endif
+#ifdef SUMS
+    out[(ulong)i * n_test + j] = left;
+#else
     left = left / (REAL)n_density;
     out[(ulong)i * n_test + j] = -log(((REAL)1 - left) / left);
+#endif
 }

@@ -821,12 +821,13 @@ def plage_gpu(expr, gset_idx_list, min_sz=2, max_sz=None, parallel_sz=1, verbose
                       "parallel.sz": "parallel_sz"})
 def gsva_gpu(expr, gset_idx_list, kcdf="Gaussian", abs_ranking=False, tau=1.0, mx_diff=True,
              tabulated=True, min_sz=1, max_sz=None, parallel_sz=1, verbose=True, assay=None,
-             *, device=None):
+             sparse=False, *, device=None):
     """GSVA 1.46's ``gsva(method = "gsva")`` arguments; its sets x samples matrix (the
     kernel estimate on the device). parallel.sz and verbose are accepted and ignored; R
-    reads the assay of a container."""
+    reads the assay of a container. ``sparse`` (GSVA 2's ``gsvaParam(sparse = TRUE)``, from
+    ``gsva(param)``): GSVA 2's sparse algorithm on a dgCMatrix."""
     from ._singlesample import gsva
 
     return _gsva_method(gsva, expr, gset_idx_list, kcdf=kcdf, abs_ranking=bool(abs_ranking),
                         tau=tau, mx_diff=bool(mx_diff), tabulated=bool(tabulated),
-                        min_size=min_sz, max_size=max_sz, device=device)
+                        min_size=min_sz, max_size=max_sz, sparse=bool(sparse), device=device)

@@ -186,6 +186,11 @@ def exercise(device=None, *, only=None) -> dict[str, np.ndarray]:
             for tabulated in (True, False):
                 out[f"singlesample.density.{tabulated}.float64"] = ss_opencl.density(
                     rt, x, tabulated=tabulated, dtype=np.float64)
+            # GSVA 2's sparse algorithm: sums over a gene's values, padding far above them
+            pad = x.copy()
+            pad[:, 50:] = x.max() + 1e3
+            out["singlesample.density.sums.float64"] = ss_opencl.density(
+                rt, pad, tabulated=True, dtype=np.float64, sums=True)
     if want("ora"):
         rng = np.random.default_rng(23)
         universe = [f"G{i}" for i in range(700)]

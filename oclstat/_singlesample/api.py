@@ -25,6 +25,7 @@ from .core import (
     zscore_block,
 )
 from .opencl import density
+from .sparse_gsva import nonzero_cdf, sparse_gsva_block
 from .validate import BackedCells, in_memory
 from .validate import expression as read_expression
 from .validate import gene_sets as match_gene_sets
@@ -203,8 +204,8 @@ def ssgsea(expression, gene_sets, *, alpha: float = 0.25, normalize: bool = True
 
 def gsva(expression, gene_sets, *, kcdf: str = "Gaussian", abs_ranking: bool = False,
          tau: float = 1.0, mx_diff: bool = True, tabulated: bool = True, min_size: int = 1,
-         max_size: int | None = None, genes=None, samples=None, layer=None, dtype=None,
-         device=None, progress=None) -> pd.DataFrame:
+         max_size: int | None = None, sparse: bool = False, genes=None, samples=None,
+         layer=None, dtype=None, device=None, progress=None) -> pd.DataFrame:
     """Gene set variation analysis (Hänzelmann et al. 2013) of every gene set in every
     sample, as GSVA 1.46 computes it; the kernel CDF estimate on the device.
 
@@ -225,6 +226,12 @@ def gsva(expression, gene_sets, *, kcdf: str = "Gaussian", abs_ranking: bool = F
         below the argument), as GSVA does; False: the exact CDF.
     min_size, max_size : int, optional
         GSVA's ``min.sz``, ``max.sz``.
+    sparse : bool, optional
+        GSVA 2's sparse algorithm (``gsvaParam(sparse = TRUE)``, its default for a
+        dgCMatrix) for a sparse expression: each gene's CDF from its non-zero values alone
+        (no log-odds), every sample's zeros below its non-zero values with one rank score,
+        genes whose non-zero values are all equal left out (see Notes). A dense expression
+        takes the classical algorithm, as in GSVA 2.
     genes, samples, layer : optional
         Names of an array's rows and columns; the AnnData layer.
     dtype : numpy dtype, optional
@@ -256,6 +263,14 @@ def gsva(expression, gene_sets, *, kcdf: str = "Gaussian", abs_ranking: bool = F
     runs on the device in blocks of genes over all samples; the Poisson and empirical ones
     on the host (the Poisson CDF once per pair of a gene's distinct counts).
 
+    With ``sparse`` and a sparse expression, GSVA 2's sparse algorithm: gene i's value at
+    each of its m non-zero values v_k is F_k itself (the mean over its non-zero values of the
+    kernel CDF, bandwidth sd(v) / 4; or their empirical CDF); in each sample the m_s genes
+    with a value are ranked by increasing F (equal F: the later row first) and stand first,
+    the zeros after them (the last zero row first); rank scores are |(m_s + 1) / 2 - (r + 1)|
+    for rank r and |(m_s + 1) / 2 - 1| for every zero (a sample without zeros: the dense
+    scores). Stored zeros count as zeros (a dgCMatrix keeps none).
+
     References
     ----------
     .. [1] Hänzelmann, S., Castelo, R. and Guinney, J. (2013). GSVA: gene set variation
@@ -273,9 +288,17 @@ def gsva(expression, gene_sets, *, kcdf: str = "Gaussian", abs_ranking: bool = F
     """
     if kcdf not in KCDFS:
         raise ValueError(f"kcdf must be one of {KCDFS}, got {kcdf!r}")
-    m, g, s, sparse = read_expression(expression, genes, samples, layer)
+    m, g, s, is_sparse = read_expression(expression, genes, samples, layer)
     m = in_memory(m)                  # every sample of a gene at once
-    x = m.toarray() if sparse else m
+    attrs = {"kcdf": kcdf, "tau": float(tau), "mx_diff": bool(mx_diff),
+             "abs_ranking": bool(abs_ranking), "tabulated": bool(tabulated),
+             "sparse": bool(sparse and is_sparse)}
+    if attrs["sparse"]:
+        frame = _sparse_gsva(m, g, s, gene_sets, kcdf, attrs, min_size=min_size,
+                             max_size=max_size, dtype=dtype, device=device, progress=progress)
+        _store(expression, frame, "gsva")
+        return frame
+    x = m.toarray() if is_sparse else m
     _, sd, keep = _varying_genes(x, "gsva")
     if not keep.all():
         x, sd = x[keep], sd[keep]
@@ -301,13 +324,34 @@ def gsva(expression, gene_sets, *, kcdf: str = "Gaussian", abs_ranking: bool = F
     out = _score_blocks(scores, False, len(sets), lambda block, j0, j1: gsva_block(
         block, sets, float(tau), bool(mx_diff), bool(abs_ranking)), desc="gsva scores",
                         progress=progress)
-    frame = _frame(out, names, s, "gsva", {"kcdf": kcdf, "tau": float(tau),
-                                           "mx_diff": bool(mx_diff),
-                                           "abs_ranking": bool(abs_ranking),
-                                           "tabulated": bool(tabulated),
-                                           "device": where})
+    frame = _frame(out, names, s, "gsva", {**attrs, "device": where})
     _store(expression, frame, "gsva")
     return frame
+
+
+def _sparse_gsva(m, g, s, gene_sets, kcdf, attrs, *, min_size, max_size, dtype, device,
+                 progress) -> pd.DataFrame:
+    """:func:`gsva` by GSVA 2's sparse algorithm (:mod:`.sparse_gsva`)."""
+    rows = m.tocsr().astype(np.float64)
+    rows.sum_duplicates()
+    rows.eliminate_zeros()
+    _, _, keep = _nonzero_genes(rows, "gsva")
+    if not keep.all():
+        rows = rows[np.flatnonzero(keep)]
+    kept = [name for name, k in zip(g, keep, strict=True) if k]
+    names, sets, _ = match_gene_sets(gene_sets, kept, min_size, max_size)
+    rt, real, where = None, np.float64, "host"
+    if kcdf == "Gaussian":
+        rt = runtime_for(device, "gsva")
+        real = rt.default_real() if dtype is None else as_float_dtype(dtype)
+        where = rt.info.label
+    cdf = rows.copy()
+    cdf.data = nonzero_cdf(rows, kcdf, rt=rt, tabulated=attrs["tabulated"], dtype=real,
+                           progress=progress)
+    out = _score_blocks(cdf.tocsc(), True, len(sets), lambda block, j0, j1: sparse_gsva_block(
+        block, sets, attrs["tau"], attrs["mx_diff"], attrs["abs_ranking"]),
+                        desc="gsva scores", progress=progress)
+    return _frame(out, names, s, "gsva", {**attrs, "device": where})
 
 
 def aucell(expression, gene_sets, *, max_rank=None, normalize: bool = True, ties: str = "first",

@@ -22,6 +22,7 @@ import numpy as np
 
 __all__ = ["decreasing_order", "sparse_positions", "ranking", "positions", "truncated_ranks",
            "decreasing_positions", "ssgsea_block", "gsva_density_block", "gsva_block",
+           "gsva_walks", "poisson_cdf_means",
            "aucell_block", "aucell_max_area", "normal_cdf_table", "row_sd", "SIGMA_FACTOR",
            "SSGSEA_FLAVORS", "ROW_ORDERS", "zscore_block", "plage_scores"]
 
@@ -306,13 +307,29 @@ def gsva_bandwidth(x: np.ndarray, kcdf: str) -> np.ndarray:
     return row_sd(x) / SIGMA_FACTOR
 
 
+def poisson_cdf_means(tests: np.ndarray, counts: np.ndarray) -> np.ndarray:
+    """At each of ``tests``: the mean over ``counts`` c of P(Poisson(c + 0.5) <= test),
+    GSVA's Poisson kernel CDF. Summed in the order of the sorted counts, so that genes with
+    the same counts in other samples get the same bits and their tie is exact; the CDF is
+    evaluated once per pair of distinct values (counts repeat: few distinct values per gene
+    in single cells) and the terms of each sum gathered from that table.
+
+    >>> poisson_cdf_means(np.array([0.0, 3.0]), np.array([1.0, 2.0, 1.0])).round(4).tolist()
+    [0.1761, 0.8754]
+    """
+    # imported here: scipy.stats takes 0.6 s to import
+    from scipy import stats
+
+    values, where = np.unique(counts, return_inverse=True)
+    points, point_of = np.unique(tests, return_inverse=True)
+    table = stats.poisson.cdf(points[:, None], values[None, :] + 0.5)
+    return np.ascontiguousarray(table[:, np.sort(where)]).mean(axis=1)[point_of]
+
+
 def gsva_density_block(x: np.ndarray, cols, kcdf: str, tabulated: bool) -> np.ndarray:
     """GSVA's kernel scores of the samples ``cols`` (genes x len(cols)): for gene i and sample
     j, F = mean over all samples k of the kernel CDF at x_ij (Gaussian: Phi((x_ij - x_ik) / h_i);
     Poisson: P(Poisson(x_ik + 0.5) <= x_ij)), then log(F / (1 - F))."""
-    # imported here: scipy.stats takes 0.6 s to import
-    from scipy import stats
-
     h = gsva_bandwidth(x, kcdf)
     y = x[:, cols]
     out = np.empty(y.shape)
@@ -322,10 +339,7 @@ def gsva_density_block(x: np.ndarray, cols, kcdf: str, tabulated: bool) -> np.nd
             # other cells get the same bits, so that their tie is exact. The CDF is evaluated
             # once per pair of distinct counts (counts repeat: few distinct values per gene
             # in single cells) and the terms of each sum gathered from that table
-            counts, where = np.unique(x[i], return_inverse=True)
-            tests, test_of = np.unique(y[i], return_inverse=True)
-            table = stats.poisson.cdf(tests[:, None], counts[None, :] + h[i])
-            f = np.ascontiguousarray(table[:, np.sort(where)]).mean(axis=1)[test_of]
+            f = poisson_cdf_means(y[i], x[i])
         else:
             f = _cdf((y[i][:, None] - x[i][None, :]) / h[i], tabulated).mean(axis=1)
         with np.errstate(divide="ignore"):
@@ -336,19 +350,32 @@ def gsva_density_block(x: np.ndarray, cols, kcdf: str, tabulated: bool) -> np.nd
 def gsva_block(density: np.ndarray, sets: list, tau: float, mx_diff: bool,
                abs_ranking: bool) -> np.ndarray:
     """GSVA scores (sets x samples) from the kernel scores of a block of samples: genes
-    ordered by decreasing score get rank scores |n - p + 1 - n / 2|; each set's running sum
-    (hits + rank score^tau / their sum, misses - 1 / (n - k)); the largest positive plus the
-    largest negative excursion (``mx_diff``; their difference with ``abs_ranking``), else the
-    one of larger magnitude."""
-    n = density.shape[0]
-    pos = decreasing_positions(density)
-    out = np.empty((len(sets), density.shape[1]))
+    ordered by decreasing score get rank scores |n - p + 1 - n / 2|, and each set's running
+    sum is :func:`gsva_walks`'."""
+    return gsva_walks(decreasing_positions(density), None, sets, tau, mx_diff, abs_ranking)
+
+
+def gsva_walks(pos: np.ndarray, stat, sets: list, tau: float, mx_diff: bool,
+               abs_ranking: bool) -> np.ndarray:
+    """GSVA's scores (sets x samples) from each gene's 1-based position ``pos`` in a sample's
+    decreasing order and its rank score ``stat`` (genes x samples; None: |n - p + 1 - n / 2|
+    from the position): each set's running sum (hits + score^tau / their sum, misses - 1 /
+    (n - k)); the largest positive plus the largest negative excursion (``mx_diff``; their
+    difference with ``abs_ranking``), else the one of larger magnitude."""
+    n = pos.shape[0]
+    out = np.empty((len(sets), pos.shape[1]))
     for s, idx in enumerate(sets):
-        # the members' positions in ranking order, sample by sample; a member's rank score
-        # follows from its position. The walk rises only at hits and falls only at misses:
-        # its maxima are just after a hit, its minima just before one (the walk ends at 0)
-        p = np.sort(pos[idx].T, axis=1)
-        w = np.abs((n - p + 1) - n / 2.0) ** tau
+        # the members' positions in ranking order, sample by sample. The walk rises only at
+        # hits and falls only at misses: its maxima are just after a hit, its minima just
+        # before one (the walk ends at 0)
+        if stat is None:
+            p = np.sort(pos[idx].T, axis=1)
+            w = np.abs((n - p + 1) - n / 2.0) ** tau
+        else:
+            p = pos[idx].T
+            order = np.argsort(p, axis=1)
+            p = np.take_along_axis(p, order, axis=1)
+            w = np.take_along_axis(stat[idx].T, order, axis=1) ** tau
         hits = np.cumsum(w, axis=1)
         total = hits[:, -1:]
         misses = (p - np.arange(1, idx.size + 1)) / (n - idx.size)

@@ -30,14 +30,17 @@ def genes_per_block(n_samples: int, itemsize: int) -> int:
 
 
 def density(rt, x: np.ndarray, *, tabulated: bool, dtype, bandwidth=None,
-            progress=None) -> np.ndarray:
+            progress=None, sums: bool = False) -> np.ndarray:
     """GSVA's Gaussian-kernel scores of every gene (rows of ``x``) at every sample, on the
     device: log(F / (1 - F)), F the mean over the samples of Phi((x_ij - x_ik) / h_i), h the
-    genes' ``bandwidth`` (default :func:`~.core.gsva_bandwidth`)."""
+    genes' ``bandwidth`` (default :func:`~.core.gsva_bandwidth`); with ``sums`` the sums of
+    Phi themselves (GSVA 2's sparse algorithm divides them by each gene's own count)."""
     real = np.dtype(dtype)
     defines = rt.real_defines(real)
     if tabulated:
         defines["TABULATED"] = 1
+    if sums:
+        defines["SUMS"] = 1
     kernel = rt.kernel("singlesample.cl", "density", defines)
     n_genes, n = x.shape
     h = gsva_bandwidth(x, "Gaussian") if bandwidth is None else np.asarray(bandwidth)

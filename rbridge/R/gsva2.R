@@ -19,7 +19,7 @@ gsva_method_param <- function(class, exprData, geneSets, assay, annotation, minS
 
 #' GSVA 2's parameter objects: the GSVA, ssGSEA, PLAGE and z-score methods
 #'
-#' The constructors of GSVA 2's interface, with its arguments and defaults: \code{gsva(gsvaParam(exprData, geneSets))} runs as written and gives GSVA 2's scores, the work on the OpenCL device. \code{exprData}: a matrix, \code{dgCMatrix}, \code{DelayedMatrix}, \code{SummarizedExperiment} or \code{SingleCellExperiment} (\code{assay}: NA is the first); \code{geneSets}: a named list, a \code{GeneSetCollection} or a GMT file's path. As GSVA 2, a \code{dgCMatrix}'s genes whose non-zero values are all equal are left out, and z-score and PLAGE scale its non-zero values only. \code{kcdf = "auto"} chooses as GSVA 2: the direct estimate ("none") from \code{kcdfNoneMinSampleSize} samples on (for a \code{dgCMatrix}: that many non-zero values per gene on average), else Poisson for integer counts, else Gaussian. Not in oclstat: GSVA 2's sparse algorithm (\code{sparse = TRUE} on a \code{dgCMatrix}: an error says to set \code{sparse = FALSE}), missing values (\code{checkNA}, \code{use}: data with NA are refused) and \code{annotation} (must be NULL).
+#' The constructors of GSVA 2's interface, with its arguments and defaults: \code{gsva(gsvaParam(exprData, geneSets))} runs as written and gives GSVA 2's scores, the work on the OpenCL device. \code{exprData}: a matrix, \code{dgCMatrix}, \code{DelayedMatrix}, \code{SummarizedExperiment} or \code{SingleCellExperiment} (\code{assay}: NA is the first); \code{geneSets}: a named list, a \code{GeneSetCollection} or a GMT file's path. As GSVA 2, a \code{dgCMatrix}'s genes whose non-zero values are all equal are left out, and z-score and PLAGE scale its non-zero values only. \code{kcdf = "auto"} chooses as GSVA 2: the direct estimate ("none") from \code{kcdfNoneMinSampleSize} samples on (for a \code{dgCMatrix}: that many non-zero values per gene on average), else Poisson for integer counts, else Gaussian. \code{sparse = TRUE} (the default) on a \code{dgCMatrix} is GSVA 2's sparse algorithm: each gene's CDF from its non-zero values alone, each sample's zeros ranked below its non-zero values (with the Poisson kernel, genes whose estimates agree to the last bits may change places with GSVA 2's, whose R \code{ppois} rounds differently from scipy's). Not in oclstat: missing values (\code{checkNA}, \code{use}: data with NA are refused) and \code{annotation} (must be NULL).
 #' @param exprData expression data, genes x samples, gene names as row names.
 #' @param geneSets gene sets.
 #' @param assay the assay of a SummarizedExperiment or SingleCellExperiment (NA: the first).
@@ -30,7 +30,7 @@ gsva_method_param <- function(class, exprData, geneSets, assay, annotation, minS
 #' @param tau rank weight of the walk.
 #' @param maxDiff the sum of the largest positive and negative excursions (TRUE) or the larger one.
 #' @param absRanking with \code{maxDiff}: the positive minus the negative excursion.
-#' @param sparse GSVA 2's sparse algorithm for a dgCMatrix (TRUE, not in oclstat) or the classical one (FALSE).
+#' @param sparse GSVA 2's sparse algorithm for a dgCMatrix (TRUE) or the classical one (FALSE); a dense matrix takes the classical one.
 #' @param checkNA,use GSVA 2's handling of missing values (oclstat refuses data with NA).
 #' @param alpha ssGSEA's rank weight.
 #' @param normalize divide the ssGSEA scores by their range.
@@ -130,7 +130,7 @@ drop_constant <- function(m) {
 #'
 #' GSVA 2's \code{gsva(param)}: the method the parameter object names (\code{gsvaParam}, \code{ssgseaParam}, \code{plageParam}, \code{zscoreParam}) on the device. Returns what GSVA 2 returns: for a matrix or \code{dgCMatrix}, the gene sets x samples matrix with attribute \code{geneSets} (each set's genes in the data); for a \code{SummarizedExperiment} or \code{SingleCellExperiment}, one of its class with the scores as assay \code{es}, the samples' \code{colData} and \code{rowData$gs}.
 #' @param param a parameter object from \code{gsvaParam()}, \code{ssgseaParam()}, \code{plageParam()} or \code{zscoreParam()}.
-#' @param verbose accepted (GSVA 2's progress messages; oclstat shows none).
+#' @param verbose say what was inferred, as GSVA 2 says it: the assay taken, the kernel \code{kcdf = "auto"} chose, the algorithm (sparse or classical) and the genes left out.
 #' @param BPPARAM accepted, ignored (the device does the work).
 #' @return The scores, as described.
 #' @examples
@@ -148,21 +148,34 @@ gsva <- function(param, verbose = TRUE, BPPARAM = NULL) {
   method <- class(param)[1]
   a <- param$args
   m <- expression_matrix(param$exprData, param$assay)
-  if (method != "ssgseaParam") m <- drop_constant(m)
-  if (method == "gsvaParam" && methods::is(m, "dgCMatrix") && a$sparse)
-    stop("GSVA 2's sparse algorithm (gsvaParam(sparse = TRUE), the default for a ",
-         "dgCMatrix) is not in oclstat: set sparse = FALSE for the classical algorithm",
-         call. = FALSE)
+  say <- function(...) if (isTRUE(verbose)) message("i ", ...)
+  if (methods::is(param$exprData, "SummarizedExperiment"))
+    say("assay '", param$assay, "' of the ", class(param$exprData)[1])
+  if (method != "ssgseaParam") {
+    genes <- nrow(m)
+    m <- drop_constant(m)
+    if (nrow(m) < genes)
+      say(genes - nrow(m), " of ", genes, " genes left out: constant",
+          if (methods::is(m, "dgCMatrix")) " non-zero values" else " expression")
+  }
   # PLAGE needs two genes a set (a one-gene set's svd is no score per sample)
   min_size <- if (method == "plageParam") max(2, param$minSize) else param$minSize
   args <- gsva_args(m, param$geneSets, min_size, param$maxSize, NA)
   attr(args, "container") <- param$exprData
+  if (method == "gsvaParam") {
+    kcdf <- if (a$kcdf == "auto") auto_kcdf(m, a$kcdfNoneMinSampleSize) else a$kcdf
+    if (a$kcdf == "auto")
+      say("kcdf = 'auto' chose '", kcdf, "' (", switch(kcdf,
+        none = "the direct estimate: enough samples per gene",
+        Poisson = "integer counts", Gaussian = "values that are not whole counts"), ")")
+    say(if (methods::is(m, "dgCMatrix") && a$sparse) "GSVA sparse algorithm" else
+        "GSVA dense (classical) algorithm")
+  }
   extra <- switch(method,
     ssgseaParam = list(tau = as.double(a$alpha), ssgsea.norm = a$normalize, flavor = "gsva"),
-    gsvaParam = list(kcdf = if (a$kcdf == "auto") auto_kcdf(m, a$kcdfNoneMinSampleSize) else
-                       a$kcdf,
+    gsvaParam = list(kcdf = kcdf,
                      abs.ranking = a$absRanking, tau = as.double(a$tau), mx.diff = a$maxDiff,
-                     tabulated = TRUE),
+                     tabulated = TRUE, sparse = methods::is(m, "dgCMatrix") && a$sparse),
     list())
   name <- c(ssgseaParam = "ssgseaGpu", gsvaParam = "gsvaGpu", plageParam = "plageGpu",
             zscoreParam = "zscoreGpu")[[method]]

@@ -8,7 +8,8 @@ SpatialExperiment (drighelli/SpatialExperiment) built beside it. The inputs and 
 are rbridge/tests/testthat/helper-gsva2-data.R's, which the R package's test runs through
 oclstat's gsva(param) and compares with this file: kcdf "auto" choosing Gaussian, Poisson
 and the direct estimate, GSVA's options, a dgCMatrix with the classical algorithm
-(sparse = FALSE), ssGSEA, z-score and PLAGE on dense and dgCMatrix input. Scores kept with
+(sparse = FALSE) and with GSVA 2's sparse one (its default: Gaussian, Poisson and direct
+estimates, options), ssGSEA, z-score and PLAGE on dense and dgCMatrix input. Scores kept with
 17 significant digits, with the size of each set's geneSets attribute.
 """
 

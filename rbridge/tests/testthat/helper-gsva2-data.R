@@ -13,9 +13,13 @@ gsva2_inputs <- function() {
   sp[7, ] <- 0                                                          # expressed nowhere
   sp[8, ] <- 0
   sp[8, 3] <- 1                                                         # one non-zero value
+  # sparse counts; no two genes with the same non-zero counts (their Poisson estimates tie,
+  # and GSVA 2 orders them by R's ppois rounding)
+  spc <- matrix(rpois(300 * 16, 25), 300, dimnames = dimnames(x))
+  spc[spc < 25] <- 0
   sets <- list(up = genes[1:25], mixed = genes[20:70], other = genes[150:200],
                small = c("G1", "G7", "G8", "G300", "nope"))
-  list(x = x, counts = counts, wide = wide, sparse = sp, sets = sets)
+  list(x = x, counts = counts, wide = wide, sparse = sp, sparse_counts = spc, sets = sets)
 }
 
 # Each case: a label and the GSVA 2 call, given a package environment `pkg` (GSVA or oclstat)
@@ -31,6 +35,14 @@ gsva2_cases <- function(pkg, d) {
                                                 minSize = 10)),
     gsva_dgc_classical = function() run(pkg$gsvaParam(sp, d$sets, sparse = FALSE,
                                                       kcdf = "Gaussian")),
+    gsva_dgc_sparse = function() run(pkg$gsvaParam(sp, d$sets)),
+    gsva_dgc_sparse_poisson = function() run(pkg$gsvaParam(
+      Matrix::Matrix(d$sparse_counts, sparse = TRUE), d$sets)),
+    gsva_dgc_sparse_none = function() run(pkg$gsvaParam(sp, d$sets, kcdf = "none")),
+    gsva_dgc_sparse_options = function() run(pkg$gsvaParam(sp, d$sets, tau = 0.5,
+                                                           maxDiff = FALSE)),
+    gsva_dgc_sparse_abs = function() run(pkg$gsvaParam(sp, d$sets, absRanking = TRUE,
+                                                       kcdf = "Gaussian")),
     ssgsea_default = function() run(pkg$ssgseaParam(d$x, d$sets)),
     ssgsea_dgc = function() run(pkg$ssgseaParam(sp, d$sets, alpha = 0.5, normalize = FALSE)),
     zscore_default = function() run(pkg$zscoreParam(d$x, d$sets)),
