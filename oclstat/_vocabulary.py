@@ -25,6 +25,10 @@ from dataclasses import dataclass, field
 __all__ = ["Entry", "ENTRIES", "CLI_FLAGS", "KEYWORD_ONLY", "cli_flag", "python_to_r",
            "python_to_cli", "plain_values"]
 
+#: Arguments that place results in an AnnData (scanpy's): no meaning in R or on the command
+#: line, which write matrices and files.
+_ANNDATA_ONLY = {"inplace": None, "copy": None}
+
 #: Python argument -> command-line flag, the same in every sub-command that offers it
 #: (positional command-line arguments are written without dashes).
 CLI_FLAGS = {
@@ -173,38 +177,38 @@ ENTRIES: dict[str, Entry] = {
         cli="ssgsea", r="ssgseaGpu",
         r_names={"expression": "expr", "gene_sets": "gset.idx.list", "alpha": "tau",
                  "normalize": "ssgsea.norm", "min_size": "min.sz", "max_size": "max.sz",
-                 "samples": None, "layer": "assay"},
+                 "samples": None, "layer": "assay", **_ANNDATA_ONLY},
         r_only=("parallel.sz", "verbose"),
         cli_names={"expression": "--expr", "gene_sets": "--gmt", "alpha": "--alpha",
                    "normalize": "--no-normalize", "flavor": "--flavor", "layer": "--layer"},
-        not_in_cli=("samples",), cli_only=_FILES),
+        not_in_cli=("samples", *_ANNDATA_ONLY), cli_only=_FILES),
     "gsva": Entry(
         cli="gsva", r="gsvaGpu",
         r_names={"expression": "expr", "gene_sets": "gset.idx.list",
                  "abs_ranking": "abs.ranking", "mx_diff": "mx.diff", "min_size": "min.sz",
-                 "max_size": "max.sz", "samples": None, "layer": "assay"},
+                 "max_size": "max.sz", "samples": None, "layer": "assay", **_ANNDATA_ONLY},
         r_only=("parallel.sz", "verbose"),
         cli_names={"expression": "--expr", "gene_sets": "--gmt", "kcdf": "--kcdf",
                    "abs_ranking": "--abs-ranking", "tau": "--tau", "mx_diff": "--no-mx-diff",
-                   "tabulated": "--exact-cdf", "layer": "--layer"},
-        not_in_cli=("samples",), cli_only=_FILES),
+                   "tabulated": "--exact-cdf", "sparse": "--sparse", "layer": "--layer"},
+        not_in_cli=("samples", *_ANNDATA_ONLY), cli_only=_FILES),
     "zscore": Entry(
         r="zscoreGpu",
         r_names={"expression": "expr", "gene_sets": "gset.idx.list", "min_size": "min.sz",
                  "max_size": "max.sz", "samples": None, "layer": "assay",
-                 "nonzero_only": None},
+                 "nonzero_only": None, **_ANNDATA_ONLY},
         r_only=("parallel.sz", "verbose")),
     "plage": Entry(
         r="plageGpu",
         r_names={"expression": "expr", "gene_sets": "gset.idx.list", "min_size": "min.sz",
                  "max_size": "max.sz", "samples": None, "layer": "assay",
-                 "nonzero_only": None},
+                 "nonzero_only": None, **_ANNDATA_ONLY},
         r_only=("parallel.sz", "verbose")),
     "aucell": Entry(
         cli="aucell",
         cli_names={"expression": "--expr", "gene_sets": "--gmt", "max_rank": "--max-rank",
                    "normalize": "--no-normalize", "ties": "--ties", "layer": "--layer"},
-        not_in_cli=("samples",), cli_only=_FILES),
+        not_in_cli=("samples", *_ANNDATA_ONLY), cli_only=_FILES),
     "geseca": Entry(
         cli="geseca", r="geseca",
         cli_names={"expression": "--expr", "gene_sets": "--gmt", "center": "--no-center"},

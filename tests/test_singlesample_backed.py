@@ -97,3 +97,63 @@ def test_a_backed_file_with_nan_is_refused_as_it_is_read(tmp_path):
     path = _files(tmp_path, x, names)["dense"]
     with pytest.raises(ValueError, match="missing or infinite"):
         oclstat.ssgsea(anndata.read_h5ad(path, backed="r"), sets)
+
+
+# -- where the results go, as scanpy decides it ----------------------------------------------
+
+@pytest.mark.parametrize("method", ["ssgsea", "aucell", "ucell", "zscore", "ulm"])
+def test_inplace_and_copy_follow_scanpy(method):
+    import anndata
+
+    rng = np.random.default_rng(8)
+    x = rng.poisson(1.0, size=(30, 60)).astype(float)
+    genes = [f"g{i}" for i in range(60)]
+    adata = anndata.AnnData(x, var=pd.DataFrame(index=genes))
+    sets = {"a": genes[:10], "b": genes[20:35]}
+    f = getattr(oclstat, method)
+    kinds = ["score", "padj"] if method == "ulm" else ["score"]
+
+    def scores(res):
+        return res.scores if method == "ulm" else res
+
+    plain = scores(f(x.T, sets, genes=genes, samples=list(adata.obs_names)))
+    untouched = f(adata, sets, inplace=False)
+    assert list(adata.obsm) == []
+    pd.testing.assert_frame_equal(scores(untouched), plain)
+    copied = f(adata, sets, copy=True)
+    assert isinstance(copied, anndata.AnnData) and copied is not adata
+    assert list(adata.obsm) == []
+    assert sorted(copied.obsm) == sorted(f"{k}_{method}" for k in kinds)
+    pd.testing.assert_frame_equal(copied.obsm[f"score_{method}"], plain.T, check_names=False)
+    given = f(adata, sets)
+    pd.testing.assert_frame_equal(scores(given), plain)
+    pd.testing.assert_frame_equal(adata.obsm[f"score_{method}"], plain.T, check_names=False)
+
+
+def test_copy_and_inplace_are_checked_before_any_work(tmp_path):
+    import anndata
+
+    x = np.ones((4, 3))
+    with pytest.raises(ValueError, match="copy=True returns a copy of an AnnData"):
+        oclstat.ssgsea(x, {"s": ["g0"]}, genes=["g0", "g1", "g2", "g3"], copy=True)
+    with pytest.raises(TypeError, match="inplace must be True or False"):
+        oclstat.aucell(x, {"s": ["g0"]}, genes=["g0", "g1", "g2", "g3"], inplace="yes")
+    path = tmp_path / "cells.h5ad"
+    anndata.AnnData(np.ones((3, 4)), var=pd.DataFrame(index=["g0", "g1", "g2", "g3"])).write_h5ad(
+        path)
+    backed = anndata.read_h5ad(path, backed="r")
+    with pytest.raises(ValueError, match="cannot copy a backed AnnData"):
+        oclstat.ucell(backed, {"s": ["g0"]}, copy=True)
+
+
+def test_what_ucell_and_ulm_read_from_the_names_is_kept():
+    rng = np.random.default_rng(9)
+    genes = [f"g{i}" for i in range(40)]
+    x = pd.DataFrame(rng.poisson(2.0, size=(40, 6)).astype(float), index=genes)
+    x.iloc[39] = 0.0
+    u = oclstat.ucell(x, {"mixed": ["g1", "g2+", "g3-", "nope-"], "plain": ["g5", "absent"]})
+    assert u.attrs["negative_members"] == {"mixed": ["g3", "nope"]}
+    assert u.attrs["absent_members"] == {"mixed": ["nope"], "plain": ["absent"]}
+    res = oclstat.ulm(x, {"s": genes[:10]})
+    assert res.left_out == ("g39",) and res.n_genes == 39
+    assert "1 expressed nowhere left out" in repr(res)

@@ -162,3 +162,23 @@ def test_too_few_varying_genes_is_refused(rt):
     with pytest.raises(ValueError, match="non-zero values that vary"):
         oclstat.gsva(sparse.csr_matrix(x), {"s": ["g0", "g1"]}, sparse=True,
                      genes=[f"g{i}" for i in range(6)], device=rt)
+
+
+def test_command_takes_the_sparse_algorithm_for_an_h5ad(tmp_path, rt):
+    anndata = pytest.importorskip("anndata")
+    from oclstat.cli import main
+
+    x, names, sets = _data(seed=12)
+    cells = [f"c{j}" for j in range(x.shape[1])]
+    anndata.AnnData(sparse.csr_matrix(x.T), obs=pd.DataFrame(index=cells),
+                    var=pd.DataFrame(index=names)).write_h5ad(tmp_path / "cells.h5ad")
+    oclstat.io.write_gmt({k: [g for g in v if g != "missing"] for k, v in sets.items()},
+                         tmp_path / "s.gmt")
+    out = tmp_path / "scores.tsv"
+    assert main(["gsva", "--expr", str(tmp_path / "cells.h5ad"), "--gmt",
+                 str(tmp_path / "s.gmt"), "--sparse", "--out", str(out)]) == 0
+    got = pd.read_csv(out, sep="\t", index_col=0)
+    want = oclstat.gsva(sparse.csr_matrix(x), sets, sparse=True, genes=names, samples=cells,
+                        device=rt)
+    np.testing.assert_allclose(got.loc[want.index, want.columns].to_numpy(), want.to_numpy(),
+                               rtol=1e-9)                     # the file's 10 digits

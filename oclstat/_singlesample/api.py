@@ -107,17 +107,45 @@ def _frame(scores, names, samples, method, attrs):
     return out
 
 
-def _store(expr, frame, method, kind="score"):
-    """Scores (or another ``kind`` of result, e.g. "padj") written back into an AnnData as
-    decoupler writes them: ``.obsm[f"{kind}_{method}"]``, cells x sets."""
-    key = f"{kind}_{method}"
-    if type(expr).__name__ == "AnnData":
-        expr.obsm[key] = frame.T.loc[list(map(str, expr.obs_names))]
+class AnnDataOutput:
+    """Where a single-sample function's results go when the expression is an AnnData, decided
+    once, as scanpy decides it: written into it (``inplace``, the default), left out of it
+    (``inplace=False``), or into a copy that is returned (``copy=True``); the keys are
+    decoupler's, ``.obsm[f"{kind}_{method}"]`` (cells x sets). Checked before any work."""
+
+    def __init__(self, expression, inplace=True, copy=False):
+        for name, value in (("inplace", inplace), ("copy", copy)):
+            if not isinstance(value, (bool, np.bool_)):
+                raise TypeError(f"{name} must be True or False, got {value!r}")
+        self.expression = expression
+        self.anndata = type(expression).__name__ == "AnnData"
+        self.inplace, self.copy = bool(inplace), bool(copy)
+        if self.copy and not self.anndata:
+            raise ValueError("copy=True returns a copy of an AnnData with the scores in "
+                             f".obsm; the expression is a {type(expression).__name__} (the "
+                             "scores are returned as they are)")
+        if self.copy and getattr(expression, "isbacked", False):
+            raise ValueError("copy=True cannot copy a backed AnnData (read_h5ad(backed='r')) "
+                             "into memory here: use inplace=True or inplace=False, or "
+                             "adata.to_memory() first")
+
+    def give(self, result, frames: dict, method: str):
+        """What the function returns: the AnnData's copy holding ``frames`` ({kind: sets x
+        cells frame}) with ``copy``, else ``result`` (the frames written into the AnnData
+        given unless ``inplace=False``)."""
+        if not self.anndata or not (self.inplace or self.copy):
+            return result
+        target = self.expression.copy() if self.copy else self.expression
+        cells = list(map(str, target.obs_names))
+        for kind, frame in frames.items():
+            target.obsm[f"{kind}_{method}"] = frame.T.loc[cells]
+        return target if self.copy else result
 
 
 def ssgsea(expression, gene_sets, *, alpha: float = 0.25, normalize: bool = True,
            flavor: str = "gsva", min_size: int = 1, max_size: int | None = None,
-           genes=None, samples=None, layer=None, progress=None) -> pd.DataFrame:
+           genes=None, samples=None, layer=None, progress=None,
+           inplace: bool = True, copy: bool = False) -> pd.DataFrame:
     """Single-sample GSEA scores (Barbie et al. 2009) of every gene set in every sample, as
     GSVA 1.46 computes them (``gsva(method = "ssgsea")``).
 
@@ -145,12 +173,17 @@ def ssgsea(expression, gene_sets, *, alpha: float = 0.25, normalize: bool = True
         The AnnData layer to score (default ``.X``).
     progress : bool, optional
         Progress over the samples: None (auto, see the README's "Progress"), True or False.
+    inplace, copy : bool, optional
+        With an AnnData, as scanpy: write the results into its ``.obsm`` (``inplace``, the
+        default) or not, or write them into a copy and return that (``copy``).
 
     Returns
     -------
     DataFrame
         Sets x samples; with an AnnData also stored in ``.obsm["score_ssgsea"]`` (cells x
         sets, decoupler's key).
+    AnnData
+        With ``copy=True``: a copy of the AnnData holding them in ``.obsm``.
 
     See Also
     --------
@@ -185,6 +218,7 @@ def ssgsea(expression, gene_sets, *, alpha: float = 0.25, normalize: bool = True
     >>> bool((s.iloc[0, :3] > s.iloc[0, 3:].max()).all())
     True
     """
+    output = AnnDataOutput(expression, inplace, copy)
     m, g, s, sparse = read_expression(expression, genes, samples, layer)
     names, sets, _ = match_gene_sets(gene_sets, g, min_size, max_size)
     alpha = float(alpha)
@@ -198,14 +232,14 @@ def ssgsea(expression, gene_sets, *, alpha: float = 0.25, normalize: bool = True
             out = out / (out.max() - out.min())
     frame = _frame(out, names, s, "ssgsea", {"alpha": alpha, "normalize": bool(normalize),
                                              "flavor": flavor})
-    _store(expression, frame, "ssgsea")
-    return frame
+    return output.give(frame, {"score": frame}, "ssgsea")
 
 
 def gsva(expression, gene_sets, *, kcdf: str = "Gaussian", abs_ranking: bool = False,
          tau: float = 1.0, mx_diff: bool = True, tabulated: bool = True, min_size: int = 1,
          max_size: int | None = None, sparse: bool = False, genes=None, samples=None,
-         layer=None, dtype=None, device=None, progress=None) -> pd.DataFrame:
+         layer=None, dtype=None, device=None, progress=None,
+         inplace: bool = True, copy: bool = False) -> pd.DataFrame:
     """Gene set variation analysis (Hänzelmann et al. 2013) of every gene set in every
     sample, as GSVA 1.46 computes it; the kernel CDF estimate on the device.
 
@@ -240,11 +274,16 @@ def gsva(expression, gene_sets, *, kcdf: str = "Gaussian", abs_ranking: bool = F
         The OpenCL device.
     progress : bool, optional
         Progress of the kernel estimate and of the scores (as :func:`ssgsea`).
+    inplace, copy : bool, optional
+        With an AnnData, as scanpy: write the results into its ``.obsm`` (``inplace``, the
+        default) or not, or write them into a copy and return that (``copy``).
 
     Returns
     -------
     DataFrame
         Sets x samples; with an AnnData also stored in ``.obsm["score_gsva"]``.
+    AnnData
+        With ``copy=True``: a copy of the AnnData holding them in ``.obsm``.
 
     See Also
     --------
@@ -286,6 +325,7 @@ def gsva(expression, gene_sets, *, kcdf: str = "Gaussian", abs_ranking: bool = F
     >>> bool(v.iloc[0, :4].mean() > 0.3 > -0.3 > v.iloc[0, 4:].mean())
     True
     """
+    output = AnnDataOutput(expression, inplace, copy)
     if kcdf not in KCDFS:
         raise ValueError(f"kcdf must be one of {KCDFS}, got {kcdf!r}")
     m, g, s, is_sparse = read_expression(expression, genes, samples, layer)
@@ -296,8 +336,7 @@ def gsva(expression, gene_sets, *, kcdf: str = "Gaussian", abs_ranking: bool = F
     if attrs["sparse"]:
         frame = _sparse_gsva(m, g, s, gene_sets, kcdf, attrs, min_size=min_size,
                              max_size=max_size, dtype=dtype, device=device, progress=progress)
-        _store(expression, frame, "gsva")
-        return frame
+        return output.give(frame, {"score": frame}, "gsva")
     x = m.toarray() if is_sparse else m
     _, sd, keep = _varying_genes(x, "gsva")
     if not keep.all():
@@ -325,8 +364,7 @@ def gsva(expression, gene_sets, *, kcdf: str = "Gaussian", abs_ranking: bool = F
         block, sets, float(tau), bool(mx_diff), bool(abs_ranking)), desc="gsva scores",
                         progress=progress)
     frame = _frame(out, names, s, "gsva", {**attrs, "device": where})
-    _store(expression, frame, "gsva")
-    return frame
+    return output.give(frame, {"score": frame}, "gsva")
 
 
 def _sparse_gsva(m, g, s, gene_sets, kcdf, attrs, *, min_size, max_size, dtype, device,
@@ -356,7 +394,8 @@ def _sparse_gsva(m, g, s, gene_sets, kcdf, attrs, *, min_size, max_size, dtype, 
 
 def aucell(expression, gene_sets, *, max_rank=None, normalize: bool = True, ties: str = "first",
            seed=None, min_size: int = 1, max_size: int | None = None, genes=None,
-           samples=None, layer=None, progress=None) -> pd.DataFrame:
+           samples=None, layer=None, progress=None,
+           inplace: bool = True, copy: bool = False) -> pd.DataFrame:
     """AUCell scores (Aibar et al. 2017) of every gene set in every cell: the area under the
     recovery curve of the set among the cell's top-ranked genes.
 
@@ -382,11 +421,16 @@ def aucell(expression, gene_sets, *, max_rank=None, normalize: bool = True, ties
         ``attrs["seed"]`` when not given).
     min_size, max_size, genes, samples, layer, progress : optional
         As :func:`ssgsea`.
+    inplace, copy : bool, optional
+        With an AnnData, as scanpy: write the results into its ``.obsm`` (``inplace``, the
+        default) or not, or write them into a copy and return that (``copy``).
 
     Returns
     -------
     DataFrame
         Sets x cells; with an AnnData also stored in ``.obsm["score_aucell"]``.
+    AnnData
+        With ``copy=True``: a copy of the AnnData holding them in ``.obsm``.
 
     See Also
     --------
@@ -414,6 +458,7 @@ def aucell(expression, gene_sets, *, max_rank=None, normalize: bool = True, ties
     >>> int(a.iloc[0].to_numpy().argmax())
     0
     """
+    output = AnnDataOutput(expression, inplace, copy)
     m, g, s, sparse = read_expression(expression, genes, samples, layer)
     names, sets, _ = match_gene_sets(gene_sets, g, min_size, max_size)
     n = m.shape[0]
@@ -433,8 +478,7 @@ def aucell(expression, gene_sets, *, max_rank=None, normalize: bool = True, ties
     out = _score_blocks(m, sparse, len(sets), score, desc="aucell", progress=progress)
     frame = _frame(out, names, s, "aucell", {"max_rank": k, "normalize": bool(normalize),
                                              "ties": ties, "seed": seed})
-    _store(expression, frame, "aucell")
-    return frame
+    return output.give(frame, {"score": frame}, "aucell")
 
 
 def _nonzero_genes(m, method: str):
@@ -492,7 +536,7 @@ def _standardised_sets(expression, gene_sets, min_size, max_size, genes, samples
 
 def zscore(expression, gene_sets, *, min_size: int = 1, max_size: int | None = None,
            nonzero_only: bool = False, genes=None, samples=None, layer=None,
-           progress=None) -> pd.DataFrame:
+           progress=None, inplace: bool = True, copy: bool = False) -> pd.DataFrame:
     """The z-score method (Lee et al. 2008) of every gene set in every sample, as GSVA 1.46's
     ``gsva(method = "zscore")``.
 
@@ -509,11 +553,16 @@ def zscore(expression, gene_sets, *, min_size: int = 1, max_size: int | None = N
         ``dgCMatrix`` path, in GSVA 1.46 and 2).
     min_size, max_size, genes, samples, layer, progress : optional
         As :func:`ssgsea`.
+    inplace, copy : bool, optional
+        With an AnnData, as scanpy: write the results into its ``.obsm`` (``inplace``, the
+        default) or not, or write them into a copy and return that (``copy``).
 
     Returns
     -------
     DataFrame
         Sets x samples; with an AnnData also stored in ``.obsm["score_zscore"]``.
+    AnnData
+        With ``copy=True``: a copy of the AnnData holding them in ``.obsm``.
 
     See Also
     --------
@@ -540,6 +589,7 @@ def zscore(expression, gene_sets, *, min_size: int = 1, max_size: int | None = N
     >>> oclstat.zscore(x, {"ab": ["a", "b"]}).round(4).values.tolist()
     [[-1.2955, -0.1961, 1.4916]]
     """
+    output = AnnDataOutput(expression, inplace, copy)
     m, sparse, s, mean, sd, names, sets = _standardised_sets(
         expression, gene_sets, min_size, max_size, genes, samples, layer, "zscore",
         nonzero_only=bool(nonzero_only))
@@ -549,12 +599,12 @@ def zscore(expression, gene_sets, *, min_size: int = 1, max_size: int | None = N
 
     out = _score_blocks(m, sparse, len(sets), score, desc="zscore", progress=progress)
     frame = _frame(out, names, s, "zscore", {})
-    _store(expression, frame, "zscore")
-    return frame
+    return output.give(frame, {"score": frame}, "zscore")
 
 
 def plage(expression, gene_sets, *, min_size: int = 2, max_size: int | None = None,
-          nonzero_only: bool = False, genes=None, samples=None, layer=None) -> pd.DataFrame:
+          nonzero_only: bool = False, genes=None, samples=None, layer=None,
+          inplace: bool = True, copy: bool = False) -> pd.DataFrame:
     """Pathway level analysis of gene expression (PLAGE, Tomfohr et al. 2005) of every gene
     set in every sample, as GSVA 1.46's ``gsva(method = "plage")``.
 
@@ -572,11 +622,16 @@ def plage(expression, gene_sets, *, min_size: int = 2, max_size: int | None = No
         As :func:`zscore` (GSVA's ``dgCMatrix`` path).
     max_size, genes, samples, layer : optional
         As :func:`ssgsea`.
+    inplace, copy : bool, optional
+        With an AnnData, as scanpy: write the results into its ``.obsm`` (``inplace``, the
+        default) or not, or write them into a copy and return that (``copy``).
 
     Returns
     -------
     DataFrame
         Sets x samples; with an AnnData also stored in ``.obsm["score_plage"]``.
+    AnnData
+        With ``copy=True``: a copy of the AnnData holding them in ``.obsm``.
 
     See Also
     --------
@@ -604,6 +659,7 @@ def plage(expression, gene_sets, *, min_size: int = 2, max_size: int | None = No
     >>> float(np.round((v.to_numpy() ** 2).sum(), 12))
     1.0
     """
+    output = AnnDataOutput(expression, inplace, copy)
     min_size = as_int(min_size, "min_size", minimum=2)
     m, sparse, s, mean, sd, names, sets = _standardised_sets(
         expression, gene_sets, min_size, max_size, genes, samples, layer, "plage",
@@ -615,5 +671,4 @@ def plage(expression, gene_sets, *, min_size: int = 2, max_size: int | None = No
         return _standardise(rows[idx], mean[idx], sd[idx], bool(nonzero_only))
 
     frame = _frame(plage_scores(standardised, sets), names, s, "plage", {})
-    _store(expression, frame, "plage")
-    return frame
+    return output.give(frame, {"score": frame}, "plage")

@@ -20,7 +20,7 @@ import numpy as np
 
 from .._readers.gmx import as_gene_sets
 from .._validation import as_finite, as_int
-from .api import _frame, _score_blocks, _store
+from .api import AnnDataOutput, _frame, _score_blocks
 from .core import _is_sparse, ranking, sparse_positions
 from .validate import expression as read_expression
 
@@ -29,7 +29,7 @@ __all__ = ["ucell"]
 
 def ucell(expression, gene_sets, *, max_rank: int = 1500, w_neg: float = 1.0,
           missing_genes: str = "impute", genes=None, samples=None, layer=None,
-          progress=None):
+          progress=None, inplace: bool = True, copy: bool = False):
     """UCell scores of every signature in every cell, as UCell's ``ScoreSignatures_UCell``.
 
     Parameters
@@ -49,12 +49,17 @@ def ucell(expression, gene_sets, *, max_rank: int = 1500, w_neg: float = 1.0,
         Members the data lacks count at rank ``max_rank``, or are left out.
     genes, samples, layer, progress : optional
         As :func:`oclstat.ssgsea`.
+    inplace, copy : bool, optional
+        With an AnnData, as scanpy: write the results into its ``.obsm`` (``inplace``, the
+        default) or not, or write them into a copy and return that (``copy``).
 
     Returns
     -------
     DataFrame
         Signatures x cells, in [0, 1]; with an AnnData also stored in
         ``.obsm["score_ucell"]`` (cells x signatures).
+    AnnData
+        With ``copy=True``: a copy of the AnnData holding them in ``.obsm``.
 
     See Also
     --------
@@ -63,7 +68,9 @@ def ucell(expression, gene_sets, *, max_rank: int = 1500, w_neg: float = 1.0,
     Notes
     -----
     A member listed twice counts once. A signature whose members are all missing under
-    ``"skip"`` scores 0, as in UCell.
+    ``"skip"`` scores 0, as in UCell. What was read from the names is kept with the scores:
+    ``attrs["negative_members"]`` (per signature, the genes read as negative, their ``-``
+    removed) and ``attrs["absent_members"]`` (per signature, the members not in the data).
 
     References
     ----------
@@ -81,6 +88,7 @@ def ucell(expression, gene_sets, *, max_rank: int = 1500, w_neg: float = 1.0,
     >>> round(float(s.loc["up", "0"]), 3), bool(s.loc["up", "3"] < 0.6)
     (1.0, True)
     """
+    output = AnnDataOutput(expression, inplace, copy)
     sets = as_gene_sets(gene_sets)
     if not isinstance(sets, dict) or not sets:
         raise TypeError("gene_sets must be a non-empty dict {name: genes}, a GMT path or a "
@@ -92,7 +100,7 @@ def ucell(expression, gene_sets, *, max_rank: int = 1500, w_neg: float = 1.0,
     n = m.shape[0]
     k = min(as_int(max_rank, "max_rank", minimum=1), n)
     index = {name: i for i, name in enumerate(g)}
-    names, parts = [], []
+    names, parts, negatives, missing = [], [], {}, {}
     for name, members in sets.items():
         if isinstance(members, str) or not hasattr(members, "__iter__"):
             raise TypeError(f"gene set {name!r} must be a list of gene names")
@@ -106,15 +114,21 @@ def ucell(expression, gene_sets, *, max_rank: int = 1500, w_neg: float = 1.0,
         names.append(str(name))
         parts.append((_members(positive, index, missing_genes),
                       _members(negative, index, missing_genes)))
+        if negative:
+            negatives[str(name)] = negative
+        absent = [x for x in positive + negative if x not in index]
+        if absent:
+            missing[str(name)] = absent
 
     def score(block, j0, j1):
         return ucell_block(block, parts, k, w_neg)
 
     out = _score_blocks(m, sparse, len(names), score, desc="ucell", progress=progress)
     frame = _frame(out, names, s, "ucell", {"max_rank": k, "w_neg": w_neg,
-                                            "missing_genes": missing_genes})
-    _store(expression, frame, "ucell")
-    return frame
+                                            "missing_genes": missing_genes,
+                                            "negative_members": negatives,
+                                            "absent_members": missing})
+    return output.give(frame, {"score": frame}, "ucell")
 
 
 def _members(genes: list, index: dict, missing_genes: str) -> tuple[np.ndarray, int]:

@@ -23,7 +23,7 @@ import pandas as pd
 from .._multitest import benjamini_hochberg
 from .._readers.gmx import as_weighted_gene_sets
 from .._validation import as_int
-from .api import _blocks, _store
+from .api import AnnDataOutput, _blocks
 from .validate import expression as read_expression
 from .validate import nonzero_per_gene
 
@@ -41,20 +41,24 @@ CELLS_PER_PRODUCT = 8192
 class UlmResult:
     """The t-values (``scores``), their two-sided p-values (``pvalues``) and the p-values
     adjusted over the sets of each sample (``padj``), each sets x samples; ``n_genes``, the
-    genes the models were fitted over (those expressed in some sample)."""
+    genes the models were fitted over (those expressed in some sample); ``left_out``, the
+    genes expressed in no sample, left out as decoupler leaves them out."""
 
     scores: pd.DataFrame
     pvalues: pd.DataFrame
     padj: pd.DataFrame
     n_genes: int
+    left_out: tuple = ()
 
     def __repr__(self) -> str:
         s, c = self.scores.shape
-        return f"UlmResult({s} gene sets x {c} samples, fitted over {self.n_genes} genes)"
+        dropped = f"; {len(self.left_out)} expressed nowhere left out" if self.left_out else ""
+        return (f"UlmResult({s} gene sets x {c} samples, fitted over {self.n_genes} "
+                f"genes{dropped})")
 
 
 def ulm(expression, gene_sets, *, min_size: int = 5, genes=None, samples=None,
-        layer=None) -> UlmResult:
+        layer=None, inplace: bool = True, copy: bool = False) -> UlmResult:
     """Univariate linear model scores of every gene set in every sample, as decoupler's
     ``ulm``.
 
@@ -71,6 +75,9 @@ def ulm(expression, gene_sets, *, min_size: int = 5, genes=None, samples=None,
         ``tmin``).
     genes, samples, layer : optional
         As :func:`oclstat.ssgsea`.
+    inplace, copy : bool, optional
+        With an AnnData, as scanpy: write the results into its ``.obsm`` (``inplace``, the
+        default) or not, or write them into a copy and return that (``copy``).
 
     Returns
     -------
@@ -78,6 +85,8 @@ def ulm(expression, gene_sets, *, min_size: int = 5, genes=None, samples=None,
         ``scores``, ``pvalues`` and ``padj`` (sets x samples). With an AnnData the scores
         and adjusted p-values are also stored as decoupler stores them, in
         ``.obsm["score_ulm"]`` and ``.obsm["padj_ulm"]`` (cells x sets).
+    AnnData
+        With ``copy=True``: a copy of the AnnData holding them in ``.obsm``.
 
     See Also
     --------
@@ -108,6 +117,7 @@ def ulm(expression, gene_sets, *, min_size: int = 5, genes=None, samples=None,
     >>> bool(res.scores.loc["T", "0"] > 5), bool(res.padj.loc["T", "0"] < 1e-4)
     (True, True)
     """
+    output = AnnDataOutput(expression, inplace, copy)
     min_size = as_int(min_size, "min_size", minimum=1)
     sets = as_weighted_gene_sets(gene_sets)
     if not isinstance(sets, dict) or not sets:
@@ -115,6 +125,7 @@ def ulm(expression, gene_sets, *, min_size: int = 5, genes=None, samples=None,
                         "non-empty dict {name: genes} or a GMT path")
     m, g, s, sparse = read_expression(expression, genes, samples, layer)
     expressed = nonzero_per_gene(m) > 0
+    left_out = tuple(name for name, keep in zip(g, expressed, strict=True) if not keep)
     if not expressed.all():
         m = m[np.flatnonzero(expressed)]
         g = [name for name, keep in zip(g, expressed, strict=True) if keep]
@@ -139,10 +150,9 @@ def ulm(expression, gene_sets, *, min_size: int = 5, genes=None, samples=None,
         return pd.DataFrame(values, index=pd.Index(names, name="gene_set"),
                             columns=pd.Index(s, name="sample"))
 
-    result = UlmResult(scores=frame(t), pvalues=frame(p), padj=frame(padj), n_genes=n)
-    _store(expression, result.scores, "ulm")
-    _store(expression, result.padj, "ulm", kind="padj")
-    return result
+    result = UlmResult(scores=frame(t), pvalues=frame(p), padj=frame(padj), n_genes=n,
+                       left_out=left_out)
+    return output.give(result, {"score": result.scores, "padj": result.padj}, "ulm")
 
 
 def _weights(sets: dict, genes: list, min_size: int):

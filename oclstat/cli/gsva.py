@@ -27,6 +27,9 @@ def add_arguments(p) -> None:
                    help="the larger excursion instead of their sum (GSVA's mx.diff = FALSE)")
     p.add_argument("--exact-cdf", dest="tabulated", action="store_false",
                    help="the exact normal CDF (default: GSVA's table of 10,000 points, as GSVA)")
+    p.add_argument("--sparse", action="store_true",
+                   help="GSVA 2's sparse algorithm for a sparse matrix (an .h5ad's): each "
+                        "gene's CDF from its non-zero values, zeros ranked below them")
     p.add_argument("--dtype", choices=["float64", "float32"], default=None,
                    help="precision of the kernel estimate on the device (default float64 "
                         "where the device has it)")
@@ -39,6 +42,6 @@ def run(args) -> int:
     t0 = time.perf_counter()
     scores = gsva(expr, sets, kcdf=args.kcdf, abs_ranking=args.abs_ranking, tau=args.tau,
                   mx_diff=args.mx_diff, tabulated=args.tabulated, min_size=args.min_size,
-                  max_size=args.max_size, layer=args.layer, dtype=args.dtype,
+                  max_size=args.max_size, sparse=args.sparse, layer=args.layer, dtype=args.dtype,
                   device=device_of(args))
     return finish(args, scores, "GSVA", read, t0, scores.attrs.get("device", ""))

@@ -152,6 +152,7 @@ ssgseaGpu <- function(expr, gset.idx.list, tau = 0.25, ssgsea.norm = TRUE,
 #' @param min.sz,max.sz sets with fewer or more genes of \code{expr} are left out.
 #' @param parallel.sz,verbose accepted for GSVA's calls (ignored).
 #' @param assay the assay of a SummarizedExperiment or SingleCellExperiment (NA: the first, as GSVA 2).
+#' @param sparse GSVA 2's sparse algorithm for a dgCMatrix (each gene's CDF from its non-zero values, zeros ranked below them; \code{gsvaParam(sparse = TRUE)}); a dense matrix takes the classical one.
 #' @return GSVA's matrix, gene sets x samples; for a SummarizedExperiment or SingleCellExperiment, one of its class as GSVA 2 returns it (assay "es", the samples' colData, rowData column "gs" with each set's genes in the data).
 #' @examples
 #' if (oclstat_available()) {
@@ -163,12 +164,13 @@ ssgseaGpu <- function(expr, gset.idx.list, tau = 0.25, ssgsea.norm = TRUE,
 gsvaGpu <- function(expr, gset.idx.list, kcdf = c("Gaussian", "Poisson", "none"),
                     abs.ranking = FALSE, tau = 1, mx.diff = TRUE, tabulated = TRUE,
                     min.sz = 1, max.sz = Inf, parallel.sz = 1L, verbose = TRUE,
-                    assay = NA_character_) {
+                    assay = NA_character_, sparse = FALSE) {
   kcdf <- match.arg(kcdf)
   args <- gsva_args(expr, gset.idx.list, min.sz, max.sz, assay)
   run_gsva_method("gsvaGpu", args, list(kcdf = kcdf, abs.ranking = isTRUE(abs.ranking),
                                         tau = as.double(tau), mx.diff = isTRUE(mx.diff),
-                                        tabulated = isTRUE(tabulated)))
+                                        tabulated = isTRUE(tabulated),
+                                        sparse = isTRUE(sparse)))
 }
 
 #' The z-score method on gene sets, as GSVA's zscore
