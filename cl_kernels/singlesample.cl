@@ -94,3 +94,140 @@ __kernel void singlesample_density(__global const REAL *x, __global const REAL *
     out[(ulong)i * n_test + j] = -log(((REAL)1 - left) / left);
 #endif
 }
+
+/*
+ * The ranks of cells held sparse (CSC: a block of cells, each cell's stored values in
+ * increasing row order, no stored zeros), for the rank-based scores of many cells.
+ *
+ *   singlesample_cell_ranks   work-group c (a cell), its work-items taking the cell's stored
+ *                             values in turn: each value v's 1-based position
+ *                             in the cell's decreasing order of all n genes (the cell's zeros
+ *                             after its positive values, before its negative ones; equal
+ *                             values by increasing row, ROWS_DECREASING: by decreasing row)
+ *                             and twice its average rank by increasing value (an integer),
+ *                             from counts over the cell's m stored values: G greater, E equal
+ *                             (itself included), B equal in an earlier row, L = m - G - E.
+ *                             pos = G + B + 1 (+ n - m below zero); 2 rank = 2 (L (+ n - m
+ *                             above zero)) + E + 1. Integers: the same on every device.
+ *   singlesample_ssgsea_sums  work-item (cell c, set s): ssGSEA's closed form over the set's
+ *                             members in their order, sum_S w (n - p + 1) / sum_S w -
+ *                             (n (n + 1) / 2 - sum_S (n - p + 1)) / (n - k), w = weight[2
+ *                             rank] (the host's table of the flavour's rank weights).
+ *   singlesample_member_sums  work-item (cell c, set s): AUCell's area or UCell's capped
+ *                             ranks summed over the set's members, as integers.
+ *
+ * A member is found among the cell's rows by binary search (cell_member); a zero gene's place
+ * follows from the rows stored before it.
+ *
+ * Build defines: ROWS_DECREASING (GSEApy's tie order). Doubles throughout (a device without
+ * fp64 takes the host's path).
+ */
+__kernel void singlesample_cell_ranks(__global const double *values,
+                                      __global const uint *start, const uint n,
+                                      const uint n_cells, __global uint *pos,
+                                      __global uint *rank2)
+{
+    /* a work-group per cell: every work-item runs the same loop over the cell's values (the
+     * loop the CPU compilers vectorise across work-items), each for a stride of its own */
+    const uint c = get_group_id(0);
+    if (c >= n_cells) return;
+    const uint a = start[c], e = start[c + 1], zeros = n - (e - a);
+    for (uint i = a + get_local_id(0); i < e; i += get_local_size(0)) {
+        const double v = values[i];
+        uint greater = 0, equal = 0, before = 0;
+        for (uint k = a; k < e; k++) {
+            const double w = values[k];
+            greater += w > v;
+            equal += w == v;
+            before += (w == v) & (k < i);
+        }
+        const uint less = (e - a) - greater - equal;
+#ifdef ROWS_DECREASING
+        const uint ties_first = equal - 1 - before;
+#else
+        const uint ties_first = before;
+#endif
+        pos[i] = greater + ties_first + 1 + (v < 0.0 ? zeros : 0);
+        rank2[i] = 2 * (less + (v > 0.0 ? zeros : 0)) + equal + 1;
+    }
+}
+
+/* Member r of cell c (stored rows rows[a .. e), in increasing order): its position *p and
+ * twice its average rank *r2, by binary search among the stored rows; a zero gene's place
+ * follows from the number of rows stored above it. */
+inline void cell_member(__global const uint *rows, const uint a, const uint e,
+                        __global const uint *pos, __global const uint *rank2, const uint r,
+                        const uint plus, const uint zeros, uint *p, uint *r2)
+{
+    uint lo = a, hi = e;
+    while (lo < hi) {
+        const uint mid = lo + (hi - lo) / 2;
+        if (rows[mid] < r) lo = mid + 1; else hi = mid;
+    }
+    if (lo < e && rows[lo] == r) {
+        *p = pos[lo];
+        *r2 = rank2[lo];
+        return;
+    }
+    const uint z = r - (lo - a);                    /* zero rows above r */
+#ifdef ROWS_DECREASING
+    *p = plus + zeros - z;
+#else
+    *p = plus + 1 + z;
+#endif
+    *r2 = 2 * ((e - a) - plus) + zeros + 1;         /* the zeros' shared average rank */
+}
+
+__kernel void singlesample_ssgsea_sums(__global const uint *rows, __global const uint *start,
+                                       __global const uint *positive,
+                                       __global const uint *pos, __global const uint *rank2,
+                                       __global const uint *members,
+                                       __global const uint *set_start,
+                                       __global const double *weight, const uint n,
+                                       const uint n_cells, const uint n_sets,
+                                       __global double *out)
+{
+    const uint c = get_global_id(0), s = get_global_id(1);
+    if (c >= n_cells || s >= n_sets) return;
+    const uint a = start[c], e = start[c + 1], zeros = n - (e - a);
+    double sum_w = 0.0, sum_wb = 0.0;
+    ulong sum_b = 0;
+    for (uint q = set_start[s]; q < set_start[s + 1]; q++) {
+        uint p, r2;
+        cell_member(rows, a, e, pos, rank2, members[q], positive[c], zeros, &p, &r2);
+        const double w = weight[r2];
+        const uint back = n - p + 1;
+        sum_w += w;
+        sum_wb += w * (double)back;
+        sum_b += back;
+    }
+    const uint k = set_start[s + 1] - set_start[s];
+    const double total = (double)((ulong)n * (ulong)(n + 1) / 2);
+    out[(ulong)s * n_cells + c] = sum_wb / sum_w - (total - (double)sum_b) / (double)(n - k);
+}
+
+/* Work-item (cell c, set s): an integer sum over the set's members, kind 0 (AUCell's area
+ * under the recovery curve): max(cap - p, 0); kind 1 (UCell's ranks, doubled): min(2 (n + 1)
+ * - 2 rank, 2 cap), the rank by decreasing value capped at cap. */
+__kernel void singlesample_member_sums(__global const uint *rows, __global const uint *start,
+                                       __global const uint *positive,
+                                       __global const uint *pos, __global const uint *rank2,
+                                       __global const uint *members,
+                                       __global const uint *set_start, const uint n,
+                                       const uint n_cells, const uint n_sets, const uint kind,
+                                       const uint cap, __global ulong *out)
+{
+    const uint c = get_global_id(0), s = get_global_id(1);
+    if (c >= n_cells || s >= n_sets) return;
+    const uint a = start[c], e = start[c + 1], zeros = n - (e - a);
+    ulong sum = 0;
+    for (uint q = set_start[s]; q < set_start[s + 1]; q++) {
+        uint p, r2;
+        cell_member(rows, a, e, pos, rank2, members[q], positive[c], zeros, &p, &r2);
+        if (kind == 0)
+            sum += cap - min(p, cap);       /* max(cap - p, 0) (Oclgrind has no usub.sat) */
+        else
+            sum += min(2 * (n + 1) - r2, 2 * cap);
+    }
+    out[(ulong)s * n_cells + c] = sum;
+}

@@ -191,6 +191,18 @@ def exercise(device=None, *, only=None) -> dict[str, np.ndarray]:
             pad[:, 50:] = x.max() + 1e3
             out["singlesample.density.sums.float64"] = ss_opencl.density(
                 rt, pad, tabulated=True, dtype=np.float64, sums=True)
+            # cells ranked on the device: positions, average ranks and the sets' sums
+            from scipy import sparse
+
+            from oclstat._singlesample.cell_ranks import DeviceCells
+
+            cells = sparse.csc_matrix(np.where(np.abs(x) > 0.8, x, 0.0)[:, :24])
+            plan = DeviceCells(rt, [np.arange(6), np.arange(10, 31, 2)], n_genes=40)
+            for flavor in ("gsva", "gseapy"):
+                out[f"singlesample.cells.ssgsea.{flavor}"] = plan.ssgsea(cells, alpha=0.25,
+                                                                         flavor=flavor)
+            out["singlesample.cells.areas"] = plan.areas(cells, 9)
+            out["singlesample.cells.capped"] = plan.capped_ranks(cells, 9)
     if want("ora"):
         rng = np.random.default_rng(23)
         universe = [f"G{i}" for i in range(700)]

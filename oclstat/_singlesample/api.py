@@ -13,10 +13,12 @@ import pandas as pd
 from .._progress import Progress
 from .._runtime import runtime_for
 from .._validation import as_float_dtype, as_int
+from .cell_ranks import CELLS_PER_LAUNCH, DeviceCells, cells_runtime
 from .core import (
     SIGMA_FACTOR,
     SSGSEA_FLAVORS,
     aucell_block,
+    aucell_max_area,
     gsva_block,
     gsva_density_block,
     plage_scores,
@@ -48,21 +50,23 @@ def _blocks(m, sparse, size=None):
 
 
 def _score_blocks(m, sparse, n_sets: int, score, *, desc: str = "scores",
-                  progress=None) -> np.ndarray:
-    """``score(block, j0, j1)`` (sets x b) of every block of samples into one sets x samples
-    array, blocks scored by one thread per core (numpy's sorts release the GIL) with at most
-    two blocks per thread in memory at once; progress counted in samples."""
+                  progress=None, size=None) -> np.ndarray:
+    """``score(block, j0, j1)`` (sets x b) of every block of ``size`` samples (default
+    SAMPLE_BLOCK) into one sets x samples array, blocks scored by one thread per core
+    (numpy's sorts release the GIL) with at most two blocks per thread in memory at once;
+    progress counted in samples."""
+    size = size or SAMPLE_BLOCK
     out = np.empty((n_sets, m.shape[1]))
 
     def work(j0, j1, block):
         out[:, j0:j1] = score(block, j0, j1)
         bar.update(j1 - j0)
 
-    threads = max(1, min(os.cpu_count() or 1, -(-m.shape[1] // (SAMPLE_BLOCK or 1))))
+    threads = max(1, min(os.cpu_count() or 1, -(-m.shape[1] // size)))
     pending = deque()
     with Progress(total=max(1, m.shape[1]), desc=desc, enabled=progress) as bar, \
             ThreadPoolExecutor(max_workers=threads) as pool:
-        for j0, j1, block in _blocks(m, sparse):
+        for j0, j1, block in _blocks(m, sparse, size):
             pending.append(pool.submit(work, j0, j1, block))
             if len(pending) >= 2 * threads:
                 pending.popleft().result()
@@ -142,9 +146,16 @@ class AnnDataOutput:
         return target if self.copy else result
 
 
+def _device_cells(device, sparse, sets, n_genes, workload):
+    """The device that ranks a sparse expression's cells (:mod:`.cell_ranks`), with the sets
+    sent; None for the host's sort (dense input, CPUs)."""
+    rt = cells_runtime(device, workload) if sparse else None
+    return None if rt is None else DeviceCells(rt, sets, n_genes=n_genes)
+
+
 def ssgsea(expression, gene_sets, *, alpha: float = 0.25, normalize: bool = True,
            flavor: str = "gsva", min_size: int = 1, max_size: int | None = None,
-           genes=None, samples=None, layer=None, progress=None,
+           genes=None, samples=None, layer=None, progress=None, device=None,
            inplace: bool = True, copy: bool = False) -> pd.DataFrame:
     """Single-sample GSEA scores (Barbie et al. 2009) of every gene set in every sample, as
     GSVA 1.46 computes them (``gsva(method = "ssgsea")``).
@@ -173,6 +184,10 @@ def ssgsea(expression, gene_sets, *, alpha: float = 0.25, normalize: bool = True
         The AnnData layer to score (default ``.X``).
     progress : bool, optional
         Progress over the samples: None (auto, see the README's "Progress"), True or False.
+    device : optional
+        A device with the GPU schedule (a GPU) ranks a sparse expression's cells and sums the
+        sets there (:mod:`~oclstat._singlesample.cell_ranks`, the same bits as the host);
+        otherwise, and by default on a CPU, the host sorts each cell's non-zero values.
     inplace, copy : bool, optional
         With an AnnData, as scanpy: write the results into its ``.obsm`` (``inplace``, the
         default) or not, or write them into a copy and return that (``copy``).
@@ -224,9 +239,14 @@ def ssgsea(expression, gene_sets, *, alpha: float = 0.25, normalize: bool = True
     alpha = float(alpha)
     if flavor not in SSGSEA_FLAVORS:
         raise ValueError(f"flavor must be one of {SSGSEA_FLAVORS}, got {flavor!r}")
-    out = _score_blocks(m, sparse, len(sets),
-                        lambda block, j0, j1: ssgsea_block(block, sets, alpha, flavor),
-                        desc="ssgsea", progress=progress)
+    cells = _device_cells(device, sparse, sets, len(g), "ssgsea")
+
+    def score(block, j0, j1):
+        if cells is not None and DeviceCells.usable(cells.rt, block):
+            return cells.ssgsea(block, alpha=alpha, flavor=flavor)
+        return ssgsea_block(block, sets, alpha, flavor)
+    out = _score_blocks(m, sparse, len(sets), score, desc="ssgsea", progress=progress,
+                        size=None if cells is None else CELLS_PER_LAUNCH)
     if normalize:       # one score in all (one set, one sample): GSVA's Inf, as GSVA gives
         with np.errstate(divide="ignore", invalid="ignore"):
             out = out / (out.max() - out.min())
@@ -394,7 +414,7 @@ def _sparse_gsva(m, g, s, gene_sets, kcdf, attrs, *, min_size, max_size, dtype, 
 
 def aucell(expression, gene_sets, *, max_rank=None, normalize: bool = True, ties: str = "first",
            seed=None, min_size: int = 1, max_size: int | None = None, genes=None,
-           samples=None, layer=None, progress=None,
+           samples=None, layer=None, progress=None, device=None,
            inplace: bool = True, copy: bool = False) -> pd.DataFrame:
     """AUCell scores (Aibar et al. 2017) of every gene set in every cell: the area under the
     recovery curve of the set among the cell's top-ranked genes.
@@ -419,8 +439,8 @@ def aucell(expression, gene_sets, *, max_rank=None, normalize: bool = True, ties
         The seed of random tie-breaking: cell j's genes are shuffled by the generator of
         (seed, j), so a cell's score does not depend on the others (drawn and kept in
         ``attrs["seed"]`` when not given).
-    min_size, max_size, genes, samples, layer, progress : optional
-        As :func:`ssgsea`.
+    min_size, max_size, genes, samples, layer, progress, device : optional
+        As :func:`ssgsea` (the device ranks cells with ``ties="first"`` only).
     inplace, copy : bool, optional
         With an AnnData, as scanpy: write the results into its ``.obsm`` (``inplace``, the
         default) or not, or write them into a copy and return that (``copy``).
@@ -470,12 +490,19 @@ def aucell(expression, gene_sets, *, max_rank=None, normalize: bool = True, ties
         seed = int(np.random.SeedSequence().generate_state(1)[0])
     seed = None if ties == "first" else as_int(seed, "seed", minimum=0)
 
+    cells = _device_cells(device, sparse, sets, n, "aucell") if seed is None else None
+    best = np.array([aucell_max_area(idx.size, k) if normalize else k * idx.size
+                     for idx in sets], dtype=np.float64)[:, None]
+
     def score(block, j0, j1):
+        if cells is not None and DeviceCells.usable(cells.rt, block):
+            return cells.areas(block, k) / best
         shuffle = None if seed is None else np.column_stack(
             [np.random.default_rng([seed, j]).random(n) for j in range(j0, j1)])
         return aucell_block(block, sets, k, bool(normalize), shuffle)
 
-    out = _score_blocks(m, sparse, len(sets), score, desc="aucell", progress=progress)
+    out = _score_blocks(m, sparse, len(sets), score, desc="aucell", progress=progress,
+                        size=None if cells is None else CELLS_PER_LAUNCH)
     frame = _frame(out, names, s, "aucell", {"max_rank": k, "normalize": bool(normalize),
                                              "ties": ties, "seed": seed})
     return output.give(frame, {"score": frame}, "aucell")

@@ -20,7 +20,8 @@ import numpy as np
 
 from .._readers.gmx import as_gene_sets
 from .._validation import as_finite, as_int
-from .api import AnnDataOutput, _frame, _score_blocks
+from .api import AnnDataOutput, _device_cells, _frame, _score_blocks
+from .cell_ranks import CELLS_PER_LAUNCH, DeviceCells
 from .core import _is_sparse, ranking, sparse_positions
 from .validate import expression as read_expression
 
@@ -29,7 +30,7 @@ __all__ = ["ucell"]
 
 def ucell(expression, gene_sets, *, max_rank: int = 1500, w_neg: float = 1.0,
           missing_genes: str = "impute", genes=None, samples=None, layer=None,
-          progress=None, inplace: bool = True, copy: bool = False):
+          progress=None, device=None, inplace: bool = True, copy: bool = False):
     """UCell scores of every signature in every cell, as UCell's ``ScoreSignatures_UCell``.
 
     Parameters
@@ -47,7 +48,7 @@ def ucell(expression, gene_sets, *, max_rank: int = 1500, w_neg: float = 1.0,
         The weight of the negative part (UCell's ``w_neg``, >= 0).
     missing_genes : {"impute", "skip"}, default "impute"
         Members the data lacks count at rank ``max_rank``, or are left out.
-    genes, samples, layer, progress : optional
+    genes, samples, layer, progress, device : optional
         As :func:`oclstat.ssgsea`.
     inplace, copy : bool, optional
         With an AnnData, as scanpy: write the results into its ``.obsm`` (``inplace``, the
@@ -120,10 +121,18 @@ def ucell(expression, gene_sets, *, max_rank: int = 1500, w_neg: float = 1.0,
         if absent:
             missing[str(name)] = absent
 
+    flat = [rows for part in parts for rows, _ in part]     # positive, negative, ...
+    cells = _device_cells(device, sparse, flat, n, "ucell")
+
     def score(block, j0, j1):
+        if cells is not None and DeviceCells.usable(cells.rt, block):
+            sums = cells.capped_ranks(block, k)
+            return ucell_scores(lambda i, sign: sums[2 * i + sign], parts, k, w_neg,
+                                block.shape[1])
         return ucell_block(block, parts, k, w_neg)
 
-    out = _score_blocks(m, sparse, len(names), score, desc="ucell", progress=progress)
+    out = _score_blocks(m, sparse, len(names), score, desc="ucell", progress=progress,
+                        size=None if cells is None else CELLS_PER_LAUNCH)
     frame = _frame(out, names, s, "ucell", {"max_rank": k, "w_neg": w_neg,
                                             "missing_genes": missing_genes,
                                             "negative_members": negatives,
@@ -144,16 +153,23 @@ def ucell_block(x, parts: list, max_rank: int, w_neg: float) -> np.ndarray:
     n = x.shape[0]
     ascending = sparse_positions(x)[1] if _is_sparse(x) else ranking(np.asarray(x))[1]
     clipped = np.minimum(n + 1.0 - ascending, float(max_rank))    # decreasing, capped
+    return ucell_scores(lambda i, sign: clipped[parts[i][sign][0]].sum(axis=0), parts,
+                        max_rank, w_neg, x.shape[1])
 
-    def u(rows, missing):
+
+def ucell_scores(summed, parts: list, max_rank: int, w_neg: float, n_cells: int) -> np.ndarray:
+    """UCell scores from ``summed(s, sign)``: the capped ranks of signature s's positive
+    (sign 0) or negative (sign 1) members summed in each cell."""
+    def u(i, sign):
+        rows, missing = parts[i][sign]
         length = rows.size + missing
         if length == 0:
-            return np.zeros(x.shape[1])
+            return np.zeros(n_cells)
         least = length * (length + 1) / 2.0
-        total = clipped[rows].sum(axis=0) + missing * float(max_rank)
+        total = summed(i, sign) + missing * float(max_rank)
         return 1.0 - (total - least) / (length * float(max_rank) - least)
 
-    out = np.empty((len(parts), x.shape[1]))
-    for i, (positive, negative) in enumerate(parts):
-        out[i] = np.maximum(u(*positive) - w_neg * u(*negative), 0.0)
+    out = np.empty((len(parts), n_cells))
+    for i in range(len(parts)):
+        out[i] = np.maximum(u(i, 0) - w_neg * u(i, 1), 0.0)
     return out

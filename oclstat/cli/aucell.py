@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import time
 
-from ._common import float_count
+from ._common import device_of, float_count
 from ._single_sample import common_flags, finish, read_scores_input
 
 __all__ = ["NAME", "HELP", "OUTPUTS", "add_arguments", "run"]
@@ -36,5 +36,5 @@ def run(args) -> int:
     t0 = time.perf_counter()
     scores = aucell(expr, sets, max_rank=args.max_rank, normalize=args.normalize,
                     ties=args.ties, seed=args.seed, min_size=args.min_size,
-                    max_size=args.max_size, layer=args.layer)
+                    max_size=args.max_size, layer=args.layer, device=device_of(args))
     return finish(args, scores, "AUCell", read, t0)

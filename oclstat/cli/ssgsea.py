@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import time
 
+from ._common import device_of
 from ._single_sample import common_flags, finish, read_scores_input
 
 __all__ = ["NAME", "HELP", "OUTPUTS", "add_arguments", "run"]
@@ -33,5 +34,5 @@ def run(args) -> int:
     t0 = time.perf_counter()
     scores = ssgsea(expr, sets, alpha=args.alpha, normalize=args.normalize,
                     flavor=args.flavor, min_size=args.min_size, max_size=args.max_size,
-                    layer=args.layer)
+                    layer=args.layer, device=device_of(args))
     return finish(args, scores, "ssGSEA", read, t0)
