@@ -249,7 +249,7 @@ def ssgsea(expression, gene_sets, *, alpha: float = 0.25, normalize: bool = True
                         size=None if cells is None else CELLS_PER_LAUNCH)
     if normalize:       # one score in all (one set, one sample): GSVA's Inf, as GSVA gives
         with np.errstate(divide="ignore", invalid="ignore"):
-            out = out / (out.max() - out.min())
+            out /= out.max() - out.min()             # in place: no second sets x cells copy
     frame = _frame(out, names, s, "ssgsea", {"alpha": alpha, "normalize": bool(normalize),
                                              "flavor": flavor})
     return output.give(frame, {"score": frame}, "ssgsea")
