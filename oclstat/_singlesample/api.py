@@ -326,9 +326,9 @@ def gsva(expression, gene_sets, *, kcdf: str = "Gaussian", abs_ranking: bool = F
     each of its m non-zero values v_k is F_k itself (the mean over its non-zero values of the
     kernel CDF, bandwidth sd(v) / 4; or their empirical CDF); in each sample the m_s genes
     with a value are ranked by increasing F (equal F: the later row first) and stand first,
-    the zeros after them (the last zero row first); rank scores are |(m_s + 1) / 2 - (r + 1)|
-    for rank r and |(m_s + 1) / 2 - 1| for every zero (a sample without zeros: the dense
-    scores). Stored zeros count as zeros (a dgCMatrix keeps none).
+    the zeros after them (the last zero row first); rank scores are ``|(m_s + 1) / 2 - (r +
+    1)|`` for rank r and ``|(m_s + 1) / 2 - 1|`` for every zero (a sample without zeros: the
+    dense scores). Stored zeros count as zeros (a dgCMatrix keeps none).
 
     References
     ----------

@@ -13,8 +13,9 @@ with no log-odds (GSVA 2 takes them on the dense path only). In sample s, the ge
 value are ranked by increasing F (equal F: the later row first, ``rank(ties.method =
 "last")``), r = 1 .. m_s; of n genes, the gene of rank r stands at position m_s - r + 1 of the
 decreasing order and the sample's zeros after them, the last zero row first. The rank score
-is |(m_s + 1) / 2 - (r + 1)|, and 1/2 (m_s + 1) - 1 for every zero; a sample without zeros
-takes the dense scores |n / 2 - r|. The running sum is GSVA's (:func:`~.core.gsva_walks`).
+is ``|(m_s + 1) / 2 - (r + 1)|``, and ``|(m_s + 1) / 2 - 1|`` for every zero; a sample
+without zeros takes the dense scores ``|n / 2 - r|``. The running sum is GSVA's
+(:func:`~.core.gsva_walks`).
 
 >>> from scipy import sparse
 >>> z = sparse.csc_matrix(np.array([[0.5], [0.0], [0.9], [0.0]]))
