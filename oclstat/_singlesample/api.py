@@ -43,6 +43,13 @@ def _blocks(m, sparse, size=None):
     """(genes x b) blocks of the samples, in order: dense, or a sparse matrix's sparse blocks
     (ranked from their non-zero values, never densified)."""
     size = size or SAMPLE_BLOCK
+    if isinstance(m, BackedCells) and sparse and size < BackedCells.CELLS_PER_READ:
+        # one read of the file (and one transposition) for many blocks
+        for r0 in range(0, m.shape[1], BackedCells.CELLS_PER_READ):
+            chunk = m[:, r0:min(m.shape[1], r0 + BackedCells.CELLS_PER_READ)]
+            for j0, j1, block in _blocks(chunk, sparse, size):
+                yield r0 + j0, r0 + j1, block
+        return
     for j0 in range(0, m.shape[1], size):
         j1 = min(m.shape[1], j0 + size)
         block = m[:, j0:j1]
