@@ -61,6 +61,8 @@ EOF
   budget 20 $PY benchmarks/bench_epistasis_covariates.py --snps 400 --device gpu
   budget 45 $PY benchmarks/bench_singlesample.py --skip-matrix --device gpu --gsva-cells 10000 \
     --cells 50000
+  # cells ranked on the device from a backed .h5ad (issue 49: >= 50,000 cells/s per method)
+  budget 150 $PY benchmarks/bench_million_cells.py --cells 200000 --file-dir "${TMPDIR:-/tmp}"
   budget 20 $PY benchmarks/bench_random.py --device gpu --sizes full
   budget 20 $PY benchmarks/bench_fisher.py --device gpu --no-r --no-scipy
   budget 30 $PY benchmarks/bench_prerank.py --device gpu --no-gseapy --no-fgsea
