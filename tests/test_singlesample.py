@@ -476,10 +476,15 @@ def _peak_bytes(f, *args, **kw):
         tracemalloc.stop()
 
 
-def test_many_cells_in_bounded_memory():
+def test_many_cells_in_bounded_memory(monkeypatch):
     """20,000 sparse cells take no more memory than 2,048 do (the scores are made a block of
-    cells at a time, a few blocks in flight), far less than the dense matrix (96 MB here),
-    which is never made."""
+    cells at a time, a few blocks in flight: on the host 64 cells, on a device with the GPU
+    schedule CELLS_PER_LAUNCH, here 256, so that 2,048 cells already fill the blocks in
+    flight), far less than the dense matrix (96 MB here), which is never made."""
+    from oclstat._singlesample import cell_ranks
+
+    monkeypatch.setattr(cell_ranks, "CELLS_PER_LAUNCH", 256)
+    monkeypatch.setattr(ss_api, "CELLS_PER_LAUNCH", 256)
     rng = np.random.default_rng(8)
     genes, cells = 600, 20000
     m = sparse.random(genes, cells, density=0.05, format="csc", random_state=rng,
