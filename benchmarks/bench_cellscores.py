@@ -40,7 +40,7 @@ from scipy import sparse
 import oclstat
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _common import blas_line, host_lines  # noqa: E402
+from _common import blas_line, host_lines
 
 PEER_SCRIPT = textwrap.dedent("""
     import sys, time, numpy as np, pandas as pd, scipy.sparse as sp

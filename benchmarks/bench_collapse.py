@@ -25,10 +25,10 @@ import numpy as np
 import pandas as pd
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _common import host_lines, table  # noqa: E402
+from _common import host_lines, table
 
-import oclstat  # noqa: E402
-from oclstat.io import collapse_probes, read_chip, read_gct, read_gmt, write_gct  # noqa: E402
+import oclstat
+from oclstat.io import collapse_probes, read_chip, read_gct, read_gmt, write_gct
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "gsea"
 MODES = ("Max_probe", "Median_of_probes", "Mean_of_probes", "Sum_of_probes",

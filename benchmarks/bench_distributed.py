@@ -21,10 +21,10 @@ import numpy as np
 import pandas as pd
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _common import header, table  # noqa: E402
+from _common import header, table
 
-import oclstat  # noqa: E402
-from oclstat.distributed import OclstatPlugin  # noqa: E402
+import oclstat
+from oclstat.distributed import OclstatPlugin
 
 
 def workloads():

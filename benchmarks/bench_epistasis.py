@@ -33,9 +33,9 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _common import header, table  # noqa: E402
+from _common import header, table
 
-import oclstat  # noqa: E402
+import oclstat
 
 
 def generate(m, n, seed=1):

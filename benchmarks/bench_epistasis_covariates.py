@@ -30,9 +30,9 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _common import host_lines, table  # noqa: E402
+from _common import host_lines, table
 
-import oclstat  # noqa: E402
+import oclstat
 
 R_LOOP = """
 g <- as.matrix(read.csv("{g}", header = FALSE)); d <- read.csv("{d}")

@@ -40,10 +40,10 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _common import host_lines, table  # noqa: E402
-from bench_epistasis import write_plink  # noqa: E402
+from _common import host_lines, table
+from bench_epistasis import write_plink
 
-import oclstat  # noqa: E402
+import oclstat
 
 ROOT = Path(__file__).resolve().parents[1]
 SHAPES = "2:10000:4000,3:500:4000,4:120:4000"

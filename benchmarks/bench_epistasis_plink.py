@@ -36,9 +36,9 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _common import host_lines, table  # noqa: E402
+from _common import host_lines, table
 
-import oclstat  # noqa: E402
+import oclstat
 
 
 def write_plink(prefix: Path, g, y):

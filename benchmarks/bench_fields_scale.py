@@ -30,9 +30,9 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _common import header, table  # noqa: E402
+from _common import header, table
 
-import oclstat  # noqa: E402
+import oclstat
 
 
 def grid(n_sets: int) -> np.ndarray:
@@ -53,7 +53,7 @@ def cupy_peer(covs, y):
     try:
         import cupy as cp
         from cupyx.scipy.linalg import solve_triangular
-    except Exception:
+    except Exception:   # noqa: BLE001 - a missing or failing peer is reported, never fatal
         return None
     try:
         rhs = cp.asarray(np.column_stack([y, np.ones_like(y)]))
@@ -62,7 +62,7 @@ def cupy_peer(covs, y):
             d = cp.asarray(c)
 
             def once(d=d):
-                L = cp.linalg.cholesky(d)   # noqa: N806
+                L = cp.linalg.cholesky(d)
                 w = solve_triangular(L, rhs, lower=True)
                 return float(2 * cp.log(cp.diagonal(L)).sum()), w
             once()
@@ -73,7 +73,7 @@ def cupy_peer(covs, y):
             times.append(time.perf_counter() - t0)
             del d
         return float(np.mean(times))
-    except Exception as exc:           # no CUDA device, or out of memory
+    except Exception as exc:   # noqa: BLE001 - no CUDA device, or out of memory
         print(f"# cupy peer failed: {exc}")
         return None
 
@@ -84,7 +84,7 @@ def numpy_peer(covs, y):
     rhs = np.column_stack([y, np.ones_like(y)])
     t0 = time.perf_counter()
     for c in covs:
-        L = np.linalg.cholesky(c)      # noqa: N806
+        L = np.linalg.cholesky(c)
         sl.solve_triangular(L, rhs, lower=True)
         2 * np.log(np.diagonal(L)).sum()
     return (time.perf_counter() - t0) / len(covs)

@@ -30,12 +30,12 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _common import header, median_time, table  # noqa: E402
+from _common import header, median_time, table
 
-import oclstat  # noqa: E402
-import oclstat.random as ocr  # noqa: E402
-from oclstat.datasets import fisher_table  # noqa: E402
-from oclstat.demo import r_fisher_test  # noqa: E402
+import oclstat
+import oclstat.random as ocr
+from oclstat.datasets import fisher_table
+from oclstat.demo import r_fisher_test
 
 
 def scipy_fisher(x: np.ndarray, b: int):

@@ -28,9 +28,9 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _common import header, table  # noqa: E402
+from _common import header, table
 
-from oclstat._fisher.network import network_pvalue  # noqa: E402
+from oclstat._fisher.network import network_pvalue
 
 REPO = Path(__file__).resolve().parents[1]
 TABLES = {

@@ -32,10 +32,10 @@ import numpy as np
 import pandas as pd
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _common import clock_hz, header, table  # noqa: E402
+from _common import clock_hz, header, table
 
-import oclstat  # noqa: E402
-from oclstat._geseca import opencl as geseca_device  # noqa: E402
+import oclstat
+from oclstat._geseca import opencl as geseca_device
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "gsea"
 

@@ -27,11 +27,11 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _common import header, table  # noqa: E402
-from bench_gsea import PUBLISHED_2_20, rapid_data  # noqa: E402
+from _common import header, table
+from bench_gsea import PUBLISHED_2_20, rapid_data
 
-import oclstat  # noqa: E402
-from oclstat._gsea import opencl as plan_module  # noqa: E402
+import oclstat
+from oclstat._gsea import opencl as plan_module
 
 
 def _ints(text: str | None) -> list[int | None]:

@@ -22,7 +22,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _common import host_lines, table  # noqa: E402
+from _common import host_lines, table
 
 HERE = Path(__file__).resolve().parent
 

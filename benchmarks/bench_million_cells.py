@@ -45,7 +45,7 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _common import blas_line, host_lines  # noqa: E402
+from _common import blas_line, host_lines
 
 METHODS = ("ssgsea", "aucell", "ucell")
 CELLS_PER_WRITE = 2000

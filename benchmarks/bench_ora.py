@@ -29,9 +29,9 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _common import copy_bandwidth, header, shared_data, table  # noqa: E402
+from _common import copy_bandwidth, header, shared_data, table
 
-import oclstat  # noqa: E402
+import oclstat
 
 DATA = shared_data("gsea")
 

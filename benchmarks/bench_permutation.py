@@ -34,10 +34,10 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _common import copy_bandwidth, header, shared_data, table  # noqa: E402
+from _common import copy_bandwidth, header, shared_data, table
 
-import oclstat  # noqa: E402
-from oclstat._permutation import window_scores  # noqa: E402
+import oclstat
+from oclstat._permutation import window_scores
 
 DATA = shared_data("permutation", "TNPdf.csv")
 

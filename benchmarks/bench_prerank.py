@@ -37,9 +37,9 @@ import numpy as np
 import pandas as pd
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _common import clock_hz, header, table  # noqa: E402
+from _common import clock_hz, header, table
 
-import oclstat  # noqa: E402
+import oclstat
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "gsea"
 

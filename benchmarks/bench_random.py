@@ -18,10 +18,10 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _common import header, median_device_time, median_time, table, write_bandwidth  # noqa: E402
+from _common import header, median_device_time, median_time, table, write_bandwidth
 
-import oclstat  # noqa: E402
-import oclstat.random as ocr  # noqa: E402
+import oclstat
+import oclstat.random as ocr
 
 
 def _cuda_time(fn, sync, repeat=5):

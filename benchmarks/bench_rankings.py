@@ -35,9 +35,9 @@ import numpy as np
 import pandas as pd
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _common import host_lines, table  # noqa: E402
+from _common import host_lines, table
 
-import oclstat  # noqa: E402
+import oclstat
 
 R_EXPORT = r"""
 suppressMessages(library(fgsea))

@@ -41,9 +41,9 @@ import scipy.linalg as sl
 from scipy import special as sp
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _common import header, table  # noqa: E402
+from _common import header, table
 
-import oclstat  # noqa: E402
+import oclstat
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "fields"
 H100_FP64 = 50e12

@@ -294,7 +294,7 @@ def read_vcf(path):
     positions, samples, skipped)``, genotypes counting the ALT allele of bi-allelic records
     (-1 missing), ``samples`` the header's sample names; other records are skipped and
     counted."""
-    VCF = _need("cyvcf2", "cyvcf2", "read_vcf").VCF  # noqa: N806
+    VCF = _need("cyvcf2", "cyvcf2", "read_vcf").VCF
     vcf = VCF(os.fspath(path), gts012=True, lazy=True, threads=1)
     samples = list(vcf.samples)
     rows, names, chrs, pos = [], [], [], []

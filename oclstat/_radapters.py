@@ -121,7 +121,7 @@ def _dtype(type_: str) -> str:
     return "float64" if type_ == "double" else "float32"
 
 
-def _work_items(Nglobal) -> int | None:  # noqa: N803
+def _work_items(Nglobal) -> int | None:
     """prod(Nglobal), clrng's work items (None: not given)."""
     if Nglobal is None:
         return None
@@ -153,18 +153,18 @@ def _size(n):
 # ----------------------------------------------------------------------------- tests
 
 @_r_function("fisher.sim", "fisher_sim")
-def fisher_sim(x, N=2000, streams=None, type="double", returnStatistics=False,  # noqa: N803, A002
-               Nglobal=None, verbose=False, seed=None, B=None, *, device=None,  # noqa: N803
+def fisher_sim(x, N=2000, streams=None, type="double", returnStatistics=False,
+               Nglobal=None, verbose=False, seed=None, B=None, *, device=None,
                dname="x"):
     """clrng's fisher.sim: an htest with clrng's fields (counts, simNum, streams, sim)."""
     from ._fisher import fisher_sim as run
     from ._random.streams import fresh_seed
 
     if B is not None:
-        N = B                                # fisher.test's name  # noqa: N806
+        N = B                                # fisher.test's name
     work = _work_items(Nglobal)
     if work is not None:
-        N = -(-int(N) // work) * work        # clrng: simNum, whole rounds per work item  # noqa: N806
+        N = -(-int(N) // work) * work        # clrng: simNum, whole rounds per work item
     st = _streams(_first_streams(streams, work))
     if st is None and seed is None:
         seed = fresh_seed()                  # kept in the result: the run can be repeated
@@ -186,9 +186,9 @@ def fisher_sim(x, N=2000, streams=None, type="double", returnStatistics=False,  
 @_r_function("fisherTest", "fisher_test",
              renamed={"or": "odds", "conf.int": "conf_int", "conf.level": "conf_level",
                       "simulate.p.value": "simulate"})
-def fisher_test_r(x, y=None, workspace=200000, hybrid=False, hybridPars=(5, 80, 1),  # noqa: N803
+def fisher_test_r(x, y=None, workspace=200000, hybrid=False, hybridPars=(5, 80, 1),
                   control=None, odds=1.0, alternative="two.sided", conf_int=True,
-                  conf_level=0.95, simulate=False, B=2000, seed=None, *,  # noqa: N803
+                  conf_level=0.95, simulate=False, B=2000, seed=None, *,
                   device=None, dname="x"):
     """R's fisher.test: (x, y, workspace, hybrid, hybridPars, control, or, alternative,
     conf.int, conf.level, simulate.p.value, B, seed) in; an htest out."""
@@ -220,8 +220,8 @@ def fisher_test_r(x, y=None, workspace=200000, hybrid=False, hybridPars=(5, 80, 
 
 
 @_r_function("permTest", "permutation_test")
-def perm_test(x, y=None, nWindows=None, alternative="two.sided", midP=False,  # noqa: N803
-              twoSided="distance", groups=None, *, classes=None, device=None,  # noqa: N803
+def perm_test(x, y=None, nWindows=None, alternative="two.sided", midP=False,
+              twoSided="distance", groups=None, *, classes=None, device=None,
               dname="x and y"):
     import pandas as pd
 
@@ -273,8 +273,8 @@ def perm_test(x, y=None, nWindows=None, alternative="two.sided", midP=False,  # 
 
 
 @_r_function("gsea", "gsea")
-def gsea(expr, labels, geneSets, nperm=1000, metric=None, weight=1.0,  # noqa: N803
-         minSize=15, maxSize=500, seed=None, permutation="phenotype", classes=None, *,  # noqa: N803
+def gsea(expr, labels, geneSets, nperm=1000, metric=None, weight=1.0,
+         minSize=15, maxSize=500, seed=None, permutation="phenotype", classes=None, *,
          device=None):
     """``labels``: class labels, or numbers with a profile metric (a continuous phenotype);
     ``classes``: c(A, B) or Broad's "A_versus_B" / "A_versus_REST"."""
@@ -313,9 +313,9 @@ def gsea(expr, labels, geneSets, nperm=1000, metric=None, weight=1.0,  # noqa: N
 
 
 @_r_function("fgseaGpu", "gsea_prerank")
-def fgsea_gpu(pathways, stats, minSize=1, maxSize=None, gseaParam=1.0, eps=1e-50,  # noqa: N803
-              scoreType="std", nproc=0, BPPARAM=None, nPermSimple=1000,  # noqa: N803
-              method="multilevel", sampleSize=101, seed=None, *, device=None):  # noqa: N803
+def fgsea_gpu(pathways, stats, minSize=1, maxSize=None, gseaParam=1.0, eps=1e-50,
+              scoreType="std", nproc=0, BPPARAM=None, nPermSimple=1000,
+              method="multilevel", sampleSize=101, seed=None, *, device=None):
     """fgsea's arguments, defaults (sizes 1 to length(stats) - 1) and row order (the
     pathways'); nproc and BPPARAM are accepted and ignored (the device does the work)."""
     import pandas as pd
@@ -330,7 +330,7 @@ def fgsea_gpu(pathways, stats, minSize=1, maxSize=None, gseaParam=1.0, eps=1e-50
         raise ValueError("stats must be a named numeric vector (names are genes)")
     ranking = stats.astype(np.float64)
     if maxSize is None:
-        maxSize = len(ranking) - 1  # noqa: N806
+        maxSize = len(ranking) - 1
     res = gsea_prerank(ranking, {k: [str(g) for g in np.atleast_1d(v)]
                                  for k, v in pathways.items()},
                        n_resamples=nPermSimple, method=method, min_size=minSize,
@@ -349,7 +349,7 @@ def fgsea_gpu(pathways, stats, minSize=1, maxSize=None, gseaParam=1.0, eps=1e-50
 
 
 @_r_function("fgseaMultilevelCpp", "gsea_prerank", exported=False)
-def fgsea_multilevel_cpp(enrichmentScores, ranks, pathwaySize, sampleSize, seed, eps,  # noqa: N803
+def fgsea_multilevel_cpp(enrichmentScores, ranks, pathwaySize, sampleSize, seed, eps,
                          sign=False, *, device=None):
     """fgsea's internal fgseaMultilevelCpp: the multilevel p-value of each ES among random
     sets of ``pathwaySize`` genes of ``ranks`` (before fgsea divides by denomProb), and
@@ -369,7 +369,7 @@ def fgsea_multilevel_cpp(enrichmentScores, ranks, pathwaySize, sampleSize, seed,
 
 
 @_r_function("fora", "ora")
-def fora_r(pathways, genes, universe, minSize=1, maxSize=None, *, device=None):  # noqa: N803
+def fora_r(pathways, genes, universe, minSize=1, maxSize=None, *, device=None):
     """fgsea's fora on the device: its table by p-value, overlapGenes left to R (fgsea lists
     them in each pathway's own order)."""
     from ._ora import ora
@@ -390,8 +390,8 @@ def fora_r(pathways, genes, universe, minSize=1, maxSize=None, *, device=None): 
 
 
 @_r_function("geseca", "geseca")
-def geseca_r(pathways, E, minSize=1, maxSize=None, center=True, scale=False,  # noqa: N803
-             sampleSize=101, eps=1e-50, nproc=0, BPPARAM=None, nPermSimple=1000,  # noqa: N803
+def geseca_r(pathways, E, minSize=1, maxSize=None, center=True, scale=False,
+             sampleSize=101, eps=1e-50, nproc=0, BPPARAM=None, nPermSimple=1000,
              *, method="multilevel", seed=None, device=None):
     """fgsea's geseca (``method="simple"``: gesecaSimple, ``nPermSimple`` its ``nperm``):
     its arguments, columns and row order (by p-value; by pathway when no pathway needed
@@ -403,7 +403,7 @@ def geseca_r(pathways, E, minSize=1, maxSize=None, center=True, scale=False,  # 
     if not isinstance(pathways, dict) or not pathways or any(not k for k in pathways):
         raise ValueError("pathways must be a named list of character vectors")
     if isinstance(E, pd.Series):
-        E = E.to_frame()  # noqa: N806
+        E = E.to_frame()
     if not isinstance(E, pd.DataFrame):
         raise ValueError("E must be a numeric matrix with row names (genes)")
     res = geseca(E, {k: [str(g) for g in np.atleast_1d(v)] for k, v in pathways.items()},
@@ -426,8 +426,8 @@ def geseca_r(pathways, E, minSize=1, maxSize=None, center=True, scale=False,  # 
 
 @_r_function("collapsePathways", "collapse_pathways",
              renamed={"pval.threshold": "pval_threshold"})
-def collapse_pathways_r(fgseaRes, pathways, stats, pval_threshold=0.05, nperm=None,  # noqa: N803
-                        gseaParam=1.0, seed=None, *, device=None):  # noqa: N803
+def collapse_pathways_r(fgseaRes, pathways, stats, pval_threshold=0.05, nperm=None,
+                        gseaParam=1.0, seed=None, *, device=None):
     """fgsea's collapsePathways on the rows of ``fgseaRes`` ({"pathway": names, "ES":
     scores}), in their order: the main pathways, and every pathway's parent ("" for a main
     one; R makes it NA)."""
@@ -449,9 +449,9 @@ def collapse_pathways_r(fgseaRes, pathways, stats, pval_threshold=0.05, nperm=No
 
 
 @_r_function("epistasis", "epistasis")
-def epistasis(genotypes, phenotype, order=4, top=10, test="k2", snpNames=None,  # noqa: N803
+def epistasis(genotypes, phenotype, order=4, top=10, test="k2", snpNames=None,
               backend="auto", epi1=1e-4, epi2=0.01, cellmin=5,
-              keepAlleleOrder=False, *, device=None):  # noqa: N803
+              keepAlleleOrder=False, *, device=None):
     from ._epistasis import epistasis as run
 
     names = None if snpNames is None else [str(s) for s in np.atleast_1d(snpNames)]
@@ -494,7 +494,7 @@ def create_streams(n, seed=(12345,) * 6, *, device=None):
     return _streams_value(run(n, seed=seed))
 
 
-def _draw(kind: str, n, streams, Nglobal, type_, seed, device, **extra):  # noqa: N803
+def _draw(kind: str, n, streams, Nglobal, type_, seed, device, **extra):
     from . import random
 
     st = _streams(_first_streams(streams, _work_items(Nglobal)))
@@ -506,19 +506,19 @@ def _draw(kind: str, n, streams, Nglobal, type_, seed, device, **extra):  # noqa
 
 
 @_r_function("runifGpu", "random.uniform")
-def runif(n, streams=None, Nglobal=None, type="double", verbose=False, seed=None, *,  # noqa: A002, N803
+def runif(n, streams=None, Nglobal=None, type="double", verbose=False, seed=None, *,
           device=None):
     return _draw("uniform", n, streams, Nglobal, type, seed, device)
 
 
 @_r_function("rnormGpu", "random.normal")
-def rnorm(n, streams=None, Nglobal=None, type="double", verbose=False, seed=None, *,  # noqa: A002, N803
+def rnorm(n, streams=None, Nglobal=None, type="double", verbose=False, seed=None, *,
           device=None):
     return _draw("normal", n, streams, Nglobal, type, seed, device)
 
 
 @_r_function("rexpGpu", "random.exponential")
-def rexp(n, rate=1.0, streams=None, Nglobal=None, type="double", verbose=False,  # noqa: A002, N803
+def rexp(n, rate=1.0, streams=None, Nglobal=None, type="double", verbose=False,
          seed=None, *, device=None):
     return _draw("exponential", n, streams, Nglobal, type, seed, device, rate=float(rate))
 
@@ -526,7 +526,7 @@ def rexp(n, rate=1.0, streams=None, Nglobal=None, type="double", verbose=False, 
 # ----------------------------------------------------------------------------- fields
 
 @_r_function("maternBatch", "matern_cov")
-def matern_batch(coords, params, type="double", layout="stacked", *,  # noqa: A002
+def matern_batch(coords, params, type="double", layout="stacked", *,
                  device=None):
     """The (k, n, n) array; R stacks it (gpuRandom's layout) unless layout = "array"."""
     from ._fields import matern_cov
@@ -535,7 +535,7 @@ def matern_batch(coords, params, type="double", layout="stacked", *,  # noqa: A0
 
 
 @_r_function("cholBatch", "ldl_batch")
-def chol_batch(A, *, device=None):  # noqa: N803
+def chol_batch(A, *, device=None):
     from ._fields import ldl_batch
 
     r = ldl_batch(A, device=device)
@@ -543,14 +543,14 @@ def chol_batch(A, *, device=None):  # noqa: N803
 
 
 @_r_function("multiplyLowerDiagonalBatch", "multiply_lower_diag")
-def multiply_lower_diagonal_batch(L, D, Z, transform="sqrt", *, device=None):  # noqa: N803
+def multiply_lower_diagonal_batch(L, D, Z, transform="sqrt", *, device=None):
     from ._fields import multiply_lower_diag
 
     return multiply_lower_diag(L, D, Z, transform=transform, device=device)
 
 
 @_r_function("simulateFields", "simulate_fields")
-def simulate_fields(coords, params, Nsim, seed=None, type="double", *,  # noqa: N803, A002
+def simulate_fields(coords, params, Nsim, seed=None, type="double", *,
                     device=None):
     from ._fields import simulate_fields as run
 
@@ -560,7 +560,7 @@ def simulate_fields(coords, params, Nsim, seed=None, type="double", *,  # noqa: 
 # ----------------------------------------------------------------------------- linear algebra
 
 @_r_function("backsolveBatch", "solve_triangular_batch")
-def backsolve_batch(A, B, lower=True, trans=False, unitDiagonal=False, *,  # noqa: N803
+def backsolve_batch(A, B, lower=True, trans=False, unitDiagonal=False, *,
                     device=None):
     from ._linalg import solve_triangular_batch
 
@@ -569,14 +569,14 @@ def backsolve_batch(A, B, lower=True, trans=False, unitDiagonal=False, *,  # noq
 
 
 @_r_function("crossprodBatch", "crossprod_batch")
-def crossprod_batch(A, B=None, D=None, *, device=None):  # noqa: N803
+def crossprod_batch(A, B=None, D=None, *, device=None):
     from ._linalg import crossprod_batch as run
 
     return run(A, B, D, device=device)
 
 
 @_r_function("gemmBatch", "gemm_batch")
-def gemm_batch(A, B, C=None, alpha=1.0, beta=0.0, transA=False, transB=False, *,  # noqa: N803
+def gemm_batch(A, B, C=None, alpha=1.0, beta=0.0, transA=False, transB=False, *,
                device=None):
     from ._linalg import gemm_batch as run
 
@@ -601,7 +601,7 @@ def _frame(frame) -> RValue:
 
 
 @_r_function("getProfLogL", "matern_loglik")
-def get_prof_logl(coords, y, X=None, params=None, reml=False, boxcox=None, *,  # noqa: N803
+def get_prof_logl(coords, y, X=None, params=None, reml=False, boxcox=None, *,
                   device=None):
     from ._spatial import matern_loglik
 
@@ -611,10 +611,10 @@ def get_prof_logl(coords, y, X=None, params=None, reml=False, boxcox=None, *,  #
 
 
 @_r_function("likfitLgmGpu", "fit_matern", renamed={"data": "coords", "formula": "y"})
-def likfit_lgm_gpu(coords, y, coordinates=None, params=None, boxcox=1.0,  # noqa: N803
-                   paramToEstimate=("range", "nugget"), cilevel=0.95, type="double",  # noqa: A002, N803
-                   reml=False, NparamPerIter=None, df=1, minustwotimes=False,  # noqa: N803
-                   Nglobal=None, Nlocal=None, NlocalCache=None, verbose=False, X=None,  # noqa: N803
+def likfit_lgm_gpu(coords, y, coordinates=None, params=None, boxcox=1.0,
+                   paramToEstimate=("range", "nugget"), cilevel=0.95, type="double",
+                   reml=False, NparamPerIter=None, df=1, minustwotimes=False,
+                   Nglobal=None, Nlocal=None, NlocalCache=None, verbose=False, X=None,
                    param=None, profiles=True, profile2d=True, tol=1e-4, *, device=None):
     """gpuRandom's likfitLgmGpu, fitted by Newton steps: ``data`` and ``formula`` arrive as
     the coordinates and the response (the R side evaluates a formula into y and X, and
@@ -646,7 +646,7 @@ def likfit_lgm_gpu(coords, y, coordinates=None, params=None, boxcox=1.0,  # noqa
 @_r_function("qqnormGpu", "random.qqnorm",
              renamed={"lower.tail": "lower_tail", "plot.it": "plot_it"})
 def qqnorm_gpu(y, ylim=None, mu=0.0, sigma=1.0, lower_tail=True, main=None, xlab=None,
-               ylab=None, plot_it=True, Nglobal=None, Nlocal=None, type="double",  # noqa: N803, A002
+               ylab=None, plot_it=True, Nglobal=None, Nlocal=None, type="double",
                verbose=False, *, device=None):
     """The coordinates qnorm(ppoints(n), mu, sigma, lower.tail) in the ranks of y (R draws
     the plot; the graphical arguments are R's alone); ``type`` "float" gives them in single
@@ -661,7 +661,7 @@ def qqnorm_gpu(y, ylim=None, mu=0.0, sigma=1.0, lower_tail=True, main=None, xlab
 
 
 @_r_function("logfactSum", "special.logfact_sum")
-def logfact_sum(x, Nglobal=None, *, device=None):  # noqa: N803
+def logfact_sum(x, Nglobal=None, *, device=None):
     """``Nglobal`` (clrng's work sizes) is accepted: the device chooses its own."""
     from ._special import logfact_sum as run
 

@@ -13,9 +13,9 @@ from conftest import run_with_two_pocl_devices
 from scipy.special import gammaln
 
 import oclstat
-from oclstat._epistasis import opencl as epi_opencl  # noqa: E402
-from oclstat._epistasis import plan as epi_plan  # noqa: E402
-from oclstat._epistasis import scores as epi_scores  # noqa: E402
+from oclstat._epistasis import opencl as epi_opencl
+from oclstat._epistasis import plan as epi_plan
+from oclstat._epistasis import scores as epi_scores
 from oclstat.genotypes import read_genotype_table, read_plink
 
 

@@ -12,9 +12,9 @@ import numpy as np
 import pytest
 
 import oclstat
-from oclstat._epistasis import plan as epi_plan  # noqa: E402
+from oclstat._epistasis import plan as epi_plan
 from oclstat._epistasis import tiles
-from oclstat._epistasis.result import EpistasisResult  # noqa: E402
+from oclstat._epistasis.result import EpistasisResult
 
 
 def plan_combinations(plan: tiles.TilePlan) -> np.ndarray:

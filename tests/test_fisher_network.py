@@ -26,7 +26,7 @@ from oclstat._fisher.network import TOLERANCE, ExactTooLarge, network_pvalue
 from oclstat._fisher.plan import log_factorial_fixed
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "data"))
-from fisher_rxc_from_r import CASES  # noqa: E402
+from fisher_rxc_from_r import CASES
 
 JOB = [[1, 3, 10, 6], [2, 3, 10, 7], [1, 6, 14, 12], [0, 1, 9, 11]]
 MP6 = [[1, 2, 2, 1, 1, 0, 1], [2, 0, 0, 2, 3, 0, 0], [0, 1, 1, 1, 2, 7, 3],

@@ -16,8 +16,8 @@ from scipy import stats
 import oclstat
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "data"))
-from geseca_fgsea import CASES  # noqa: E402
-from make_geseca_fgsea import dataset  # noqa: E402
+from geseca_fgsea import CASES
+from make_geseca_fgsea import dataset
 
 
 def _scores(E: np.ndarray, combos: np.ndarray) -> np.ndarray:

@@ -453,7 +453,7 @@ def test_logfact_sum_matches_scipy(rt):
 # ----------------------------------------------------------------------------- R's fields
 
 
-def _fields_fit(R, xy, y, z, aRange=None, lam=None):  # noqa: N803
+def _fields_fit(R, xy, y, z, aRange=None, lam=None):
     R.r("suppressMessages(library(fields))")
     R.globalenv["xy"] = R.r["matrix"](R.FloatVector(xy.ravel(order="F")), nrow=len(xy))
     R.globalenv["yy"] = R.FloatVector(y)

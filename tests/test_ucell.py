@@ -15,8 +15,8 @@ from scipy import sparse, stats
 import oclstat
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "data"))
-import make_ucell_reference  # noqa: E402
-import ucell_reference as ref  # noqa: E402
+import make_ucell_reference
+import ucell_reference as ref
 
 
 @pytest.mark.parametrize("run", range(len(ref.RUNS)))

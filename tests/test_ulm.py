@@ -15,8 +15,8 @@ from scipy import sparse, stats
 import oclstat
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "data"))
-import make_ulm_decoupler  # noqa: E402
-import ulm_decoupler as ref  # noqa: E402
+import make_ulm_decoupler
+import ulm_decoupler as ref
 
 
 def _ours(counts, net, **kw):

@@ -119,7 +119,7 @@ def cli_page() -> str:
 
     os.environ["COLUMNS"] = "96"            # argparse wraps to the terminal's width
     parser = build_parser()
-    sub = next(a for a in parser._actions if a.dest == "command")   # noqa: SLF001
+    sub = next(a for a in parser._actions if a.dest == "command")
     text = [_heading("Command line", "="),
             "``oclstat COMMAND --help`` prints these. Every command takes ``--device`` and "
             "``--quiet`` (no progress on stderr); results go to stdout or to the files named, "

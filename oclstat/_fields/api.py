@@ -202,7 +202,7 @@ def cholesky_batch(a, *, dtype=None, device=None, client=None) -> np.ndarray:
 
 
 @filled()
-def multiply_lower_diag(L, D, Z, *, transform: str = "sqrt", device=None,  # noqa: N803
+def multiply_lower_diag(L, D, Z, *, transform: str = "sqrt", device=None,
                         client=None) -> np.ndarray:
     """``L · w(D) · Z`` for every matrix of a batch (gpuRandom's ``multiplyLowerDiagonalBatch``).
 

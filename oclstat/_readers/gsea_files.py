@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 
 from .._docs import filled
-from .cls import Phenotype, read_cls, write_cls  # noqa: F401  (the CLS readers' old home)
+from .cls import Phenotype, read_cls, write_cls
 from .inference import Inference, ReadInfo, refuse
 from .sniff import INDEX_NAMES, flag
 from .text import MISSING, Row, open_text, split_fields, text_stream, tokenize

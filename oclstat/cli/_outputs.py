@@ -149,7 +149,7 @@ def output(path, flag: str, *, binary: bool = False):
     real = os.path.realpath(path)
     if _special(path):
         try:
-            fh = open(path, mode, **text)  # noqa: SIM115 - closed below, its error reported
+            fh = open(path, mode, **text)
         except OSError as exc:
             raise _failed(path, flag, exc) from None
         with _guarded(path, flag):
