@@ -133,23 +133,41 @@ def test_the_runtime_package_imports_one_way(graph):
                 assert level[t] < lvl, f"{m} imports {t}"
 
 
-#: Capabilities built on another's definitions: preranked GSEA scores sets with GSEA's exact
-#: running sum, weights, leading edge and gene-set matching (oclstat/_gsea/core.py,
-#: validate.py) instead of a second copy of them.
-BUILDS_ON = {"_prerank": {"_gsea"},
-             # Broad's gene-set permutation of phenotype GSEA draws and scores its random sets
-             # with preranked GSEA's device plan (oclstat/_gsea/gene_set_null.py)
-             "_gsea": {"_prerank"},
-             # batched solves and products reuse the fields' chunking and multi-device map;
+#: The floor under the enrichments (oclstat/_enrichment/): the enrichment walk, the inputs,
+#: one gene-set matcher and the random-set device plan. Every capability may stand on it; it
+#: stands on the runtime layer, the readers and the random streams only.
+FLOOR = "oclstat._enrichment"
+
+#: Capabilities built on another's definitions.
+BUILDS_ON = {# batched solves and products reuse the fields' chunking and multi-device map;
              # the spatial models build on the fields' Matérn and LDLᵀ kernels and on them
              "_linalg": {"_fields"}, "_spatial": {"_fields", "_linalg"},
              # the Matérn covariance evaluates K_nu with the special functions' code
              "_fields": {"_special"},
-             # over-representation matches gene sets to its universe as GSEA does
-             "_ora": {"_gsea"},
              # GESECA reads expression as the single-sample scores do and climbs with the
              # multilevel levels of preranked GSEA
              "_geseca": {"_singlesample", "_prerank"}}
+
+
+def _in_floor(module: str) -> bool:
+    return module == FLOOR or module.startswith(FLOOR + ".")
+
+
+def test_the_enrichment_floor_stands_on_the_runtime_readers_and_random_only(graph):
+    floor = [m for m in graph if _in_floor(m)]
+    assert {f"{FLOOR}.{m}" for m in ("walks", "inputs", "gene_sets", "random_sets")} <= set(floor)
+    for m in floor:
+        for t, _ in graph[m]:
+            assert (t in RUNTIME or _in_floor(t) or t == "oclstat.io"
+                    or _capability(t) == "_random"), f"{m} (the enrichment floor) imports {t}"
+
+
+def test_no_capability_imports_upwards_into_another(graph):
+    """No pair of capabilities builds on each other (the one arrow that ran back up, between
+    phenotype and preranked GSEA, went with the floor)."""
+    for cap, others in BUILDS_ON.items():
+        for other in others:
+            assert cap not in BUILDS_ON.get(other, ()), f"{cap} and {other} build on each other"
 
 
 def test_capabilities_depend_only_on_the_runtime_readers_and_random(graph):
@@ -160,7 +178,7 @@ def test_capabilities_depend_only_on_the_runtime_readers_and_random(graph):
             continue
         for t, in_function in targets:
             other = _capability(t)
-            allowed = (t in RUNTIME or t in readers or other == cap
+            allowed = (t in RUNTIME or t in readers or other == cap or _in_floor(t)
                        or other == "_random" or other in BUILDS_ON.get(cap, ()))
             assert allowed, f"{m} imports {t}"
             assert not in_function, f"{m} imports {t} inside a function (only optional " \

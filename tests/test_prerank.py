@@ -167,7 +167,7 @@ def test_walks_without_division_find_the_divided_extremes(rt):
     extreme so far (cl_kernels/prerank.cl, prerank_extremes_at): its maxima, minima and where
     they are must be the divided walk's (the host rule) bit for bit, on rankings with many
     equal statistics (exactly equal points) and on several rankings at once."""
-    from oclstat._gsea.core import fixed_weights, gene_weights, weight_bits
+    from oclstat._enrichment.walks import fixed_weights, gene_weights, weight_bits
     from oclstat._prerank.core import Ranking
     from oclstat._prerank.opencl import Plan, observed_walks
 
@@ -680,7 +680,7 @@ def test_fgsea_rule_when_both_extremes_are_equal(rt):
     assert (row["ES"], row["NES"], row["pval"]) == (0.0, 0.0, 1.0)
     assert row["leadingEdge"] == []
     assert res.table.loc["t", "ES"] == pytest.approx(1.0)
-    from oclstat._gsea.core import enrichment_score
+    from oclstat._enrichment.walks import enrichment_score
 
     assert enrichment_score(stats.to_numpy(), np.array([9, 10, 11]))[0] == pytest.approx(-0.5)
 

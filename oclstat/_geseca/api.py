@@ -7,12 +7,12 @@ import warnings
 import numpy as np
 import pandas as pd
 
+from .._enrichment.gene_sets import match_gene_sets
 from .._multitest import benjamini_hochberg
 from .._prerank.multilevel import multilevel_error, simple_decision_error, simple_error
 from .._random.streams import as_seed, fresh_seed
 from .._results import r_number
 from .._runtime import runtime_for
-from .._singlesample.validate import gene_sets as match_gene_sets
 from .._validation import as_finite, as_float_dtype, as_int
 from . import validate
 from .multilevel import climb, pvalue

@@ -49,8 +49,9 @@ host), ``opencl`` (permutation batches on the device), ``stats`` (NES, p, FDR, F
 
 from __future__ import annotations
 
+from .._enrichment.walks import enrichment_score
 from .api import gsea
-from .core import enrichment_score, ranking_metric
+from .core import ranking_metric
 from .result import GseaResult
 from .validate import METRICS
 

@@ -6,6 +6,9 @@ import numpy as np
 import pandas as pd
 
 from .._deprecation import renamed
+from .._enrichment.gene_sets import match_gene_sets
+from .._enrichment.inputs import probes_to_genes, read_paths, weight_and_sizes
+from .._enrichment.walks import enrichment_score, leading_edge_stats
 from .._labels import as_labelled, oriented
 from .._random.streams import as_seed, fresh_seed
 from .._readers.inference import input_of
@@ -13,17 +16,10 @@ from .._runtime import runtime_for
 from .._scale import executor
 from .._validation import as_float_dtype
 from . import gene_set_null, tasks
-from .core import _order, enrichment_score, leading_edge_stats, ranking_metric
+from .core import _order, ranking_metric
 from .opencl import null_statistics
 from .result import GseaResult
-from .validate import (
-    _expression,
-    _gene_sets,
-    _phenotype,
-    _weight_and_sizes,
-    probes_to_genes,
-    read_paths,
-)
+from .validate import _expression, _phenotype
 
 
 @renamed(n_perm="n_resamples")
@@ -161,7 +157,7 @@ def gsea(
     """
 
     permutation = _permutation(permutation)
-    weight, n_resamples, min_size, max_size = _weight_and_sizes(weight, n_resamples, min_size,
+    weight, n_resamples, min_size, max_size = weight_and_sizes(weight, n_resamples, min_size,
                                                                 max_size)
     expression = probes_to_genes(expression, chip, collapse, collapse_mode, "expression")
     expression, phenotype, gene_sets, _ = read_paths(expression, phenotype, gene_sets)
@@ -173,7 +169,9 @@ def gsea(
     if design.kept is not None:
         values = values[:, design.kept]
     _check_design(values, design, metric, permutation)
-    sets, n_filtered = _gene_sets(gene_sets, names, min_size, max_size, case_sensitive)
+    matched = match_gene_sets(gene_sets, names, min_size, max_size,
+                              case_sensitive=case_sensitive, what="expression data")
+    sets, n_filtered = matched.by_name(), matched.n_left_out
 
     # observed labelling, in float64 on the host
     m_obs, key_obs = ranking_metric(values, design.pheno, metric)

@@ -20,7 +20,7 @@ NES by the set's same-sign null mean, nominal p, FDR over every set's null NES, 
 each permutation's extreme null NES.
 
 >>> import numpy as np, oclstat
->>> from oclstat._gsea.core import enrichment_score
+>>> from oclstat._enrichment.walks import enrichment_score
 >>> m = np.linspace(2.0, -2.0, 200)
 >>> pos = [np.arange(0, 40, 2), np.arange(3, 200, 8)]     # near the top; spread out
 >>> es = np.array([enrichment_score(m, p)[0] for p in pos])
@@ -34,10 +34,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._prerank.opencl import Plan, null_tables
+from .._enrichment.random_sets import Plan, null_tables
+from .._enrichment.walks import fixed_weights, gene_weights, weight_bits
 from .._progress import Progress
 from .._random.streams import as_seed, fresh_seed
-from .core import fixed_weights, gene_weights, weight_bits
 from .stats import NullStatistics, _fdr_fwer, normalisation
 
 #: Largest sets x permutations table kept between the two passes (else drawn again).

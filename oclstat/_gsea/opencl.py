@@ -22,10 +22,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._enrichment.walks import weight_bits
 from .._progress import Progress
 from .._random.mrg31k3p import create_stream_states
 from .._random.streams import as_seed, stream_buffer
-from .core import PROFILE_METRICS, profile_scale, weight_bits
+from .core import PROFILE_METRICS, profile_scale
 from .stats import NullStatistics, _fdr_fwer, normalisation
 
 _U32, _U64 = np.uint32, np.uint64

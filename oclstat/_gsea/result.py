@@ -8,9 +8,9 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
+from .._enrichment.walks import running_sum
 from .._results import short_repr
 from .broad import broad_table
-from .core import running_sum
 
 #: Sets per direction ``str()`` shows.
 _SHOWN = 10

@@ -12,8 +12,6 @@ import pandas as pd
 from .. import io as _io
 from .._labels import aligned, is_default_index
 from .._readers.cls import ContinuousPhenotype, Phenotype
-from .._readers.gmx import as_gene_sets
-from .._validation import as_int
 from .core import PROFILE_METRICS
 
 #: Metrics of two classes.
@@ -78,39 +76,6 @@ class Design:
     def pheno(self) -> np.ndarray:
         """What the metric takes: the mask or the template."""
         return self.mask if self.template is None else self.template
-
-
-def read_paths(expression=None, phenotype=None, gene_sets=None, ranking=None):
-    """The inputs given as paths, read (GCT/expression, CLS, GMT or GMX, RNK); others unchanged. The
-    readers' outputs carry what was read (``input``), which the result keeps."""
-    def path(x):
-        return isinstance(x, (str, os.PathLike))
-
-    return (_io.read_expression(expression) if path(expression) else expression,
-            _io.read_cls(phenotype) if path(phenotype) else phenotype,
-            as_gene_sets(gene_sets),
-            _io.read_rnk(ranking) if path(ranking) else ranking)
-
-
-def probes_to_genes(data, chip, collapse, mode, kind: str):
-    """``data`` (``kind`` "expression" or "ranking") collapsed to genes (Broad's Collapse
-    Dataset, :func:`oclstat.io.collapse_probes`) when a CHIP or a collapse mode is given, else
-    unchanged; a path is read first (repeated names kept). What was done joins the data's
-    ``input``."""
-    if chip is None and mode is None:
-        if collapse not in (None, "Collapse", "No_Collapse", "collapse", "no_collapse"):
-            raise ValueError(f"collapse={collapse!r} needs a chip (probe -> gene symbol)")
-        return data
-    if isinstance(data, (str, os.PathLike)):
-        data = (_io.read_expression(data, duplicates="keep") if kind == "expression"
-                else _io.read_rnk(data))
-    out = _io.collapse_probes(data, chip, mode=mode or "Max_probe",
-                              collapse=collapse or "Collapse")
-    info = getattr(data, "attrs", {}).get("input")
-    if out is not data:
-        out.attrs["input"] = (info.with_notes(out.attrs["collapse"]) if info is not None
-                              else None)
-    return out
 
 
 def _expression(expression, genes):
@@ -249,49 +214,3 @@ def _profile_design(values, name, n_samples) -> Design:
         raise ValueError("phenotype: the profile is constant; it ranks nothing")
     return Design(None, values, ("na_pos", "na_neg"), None, str(name))
 
-
-def _weight_and_sizes(weight, n_resamples, min_size, max_size):
-    """``(weight, n_resamples, min_size, max_size)`` checked (gsea and gsea_prerank)."""
-    try:
-        weight = float(weight)
-    except (TypeError, ValueError):
-        raise TypeError(f"weight must be a number, got {weight!r}") from None
-    if not np.isfinite(weight) or weight < 0:
-        raise ValueError(f"weight must be a finite number >= 0, got {weight}")
-    n_resamples = as_int(n_resamples, "n_resamples", minimum=1)
-    min_size = as_int(min_size, "min_size", minimum=1)
-    max_size = as_int(max_size, "max_size", minimum=1)
-    if max_size < min_size:
-        raise ValueError(f"max_size ({max_size}) must be >= min_size ({min_size})")
-    return weight, n_resamples, min_size, max_size
-
-
-def _gene_sets(gene_sets, names, min_size, max_size, case_sensitive, what="expression data"):
-    gene_sets = as_gene_sets(gene_sets)
-    if not isinstance(gene_sets, dict):
-        raise TypeError("gene_sets must be a dict {name: genes}, a GMT path or a decoupler net "
-                        f"(source, target), got {type(gene_sets).__name__}")
-    if not gene_sets:
-        raise ValueError("gene_sets is empty")
-    fold = (lambda s: s) if case_sensitive else (lambda s: s.upper())
-    index: dict[str, int] = {}
-    for i, g in enumerate(names):
-        key = fold(g)
-        if key in index:
-            raise ValueError(f"genes {names[index[key]]!r} and {g!r} are the same name in upper "
-                             "case; use case_sensitive=True")
-        index[key] = i
-    kept: dict[str, np.ndarray] = {}
-    n_genes = len(names)
-    for name, genes in gene_sets.items():
-        if isinstance(genes, str) or not hasattr(genes, "__iter__"):
-            raise TypeError(f"gene set {name!r} must be a list of gene names")
-        idx = sorted({index[fold(str(g))] for g in genes if fold(str(g)) in index})
-        if min_size <= len(idx) <= max_size and len(idx) < n_genes:
-            kept[str(name)] = np.array(idx, dtype=np.uint32)
-    if not kept:
-        raise ValueError(
-            f"no gene set has between min_size={min_size} and max_size={max_size} genes of the "
-            f"{what} (first genes: {names[:3]}); check the gene names or the sizes"
-        )
-    return kept, len(gene_sets) - len(kept)

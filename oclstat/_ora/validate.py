@@ -9,7 +9,7 @@ from collections.abc import Mapping
 import numpy as np
 import pandas as pd
 
-from .._gsea.validate import _gene_sets
+from .._enrichment.gene_sets import match_gene_sets
 from .._validation import as_int
 
 #: fgsea's words when genes of a list are not in the universe.
@@ -84,5 +84,5 @@ def sets_in_universe(gene_sets, universe: list[str], min_size, max_size):
     max_size = as_int(max_size, "max_size", minimum=1)
     if max_size < min_size:
         raise ValueError(f"max_size ({max_size}) must be >= min_size ({min_size})")
-    return _gene_sets(gene_sets, universe, min_size, max_size, case_sensitive=True,
-                      what="universe")
+    matched = match_gene_sets(gene_sets, universe, min_size, max_size, what="universe")
+    return matched.by_name(), matched.n_left_out

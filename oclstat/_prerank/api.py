@@ -7,8 +7,9 @@ import warnings
 import numpy as np
 import pandas as pd
 
-from .._gsea.core import balanced_extremes
-from .._gsea.validate import _gene_sets, _weight_and_sizes, probes_to_genes, read_paths
+from .._enrichment.gene_sets import match_gene_sets
+from .._enrichment.inputs import probes_to_genes, read_paths, weight_and_sizes
+from .._enrichment.walks import balanced_extremes
 from .._labels import as_labelled
 from .._multitest import benjamini_hochberg
 from .._random.streams import as_seed, fresh_seed
@@ -157,7 +158,7 @@ def gsea_prerank(
     method = _method(method)
     score_type = _score_type(score_type)
     eps = _eps(eps)
-    weight, n_resamples, min_size, max_size = _weight_and_sizes(weight, n_resamples, min_size,
+    weight, n_resamples, min_size, max_size = weight_and_sizes(weight, n_resamples, min_size,
                                                                 max_size)
     sample_size = as_int(sample_size, "sample_size", minimum=3)
     sample_size += 1 - sample_size % 2
@@ -168,8 +169,9 @@ def gsea_prerank(
     words = fresh_seed() if seed is None else as_seed(seed)
     # the genes are the same in every ranking: the sets are matched once, then placed in
     # each ranking's order
-    sets, n_filtered = _gene_sets(gene_sets, names, min_size, max_size, case_sensitive,
-                                  what="ranking")
+    matched = match_gene_sets(gene_sets, names, min_size, max_size,
+                              case_sensitive=case_sensitive, what="ranking")
+    sets, n_filtered = matched.by_name(), matched.n_left_out
     layout = SetMembers(sets)
     set_names = layout.names
     placed = [layout.positions(rank.inverse) for rank in ranks]
@@ -360,7 +362,7 @@ def _table(rank, set_names, placed, walks, q, es_obs, nes, pval, log2err, balanc
         top[:] = False
     peak = np.where(top, walks.at_mx[q], walks.at_mn[q])
     at = flat[start + peak].astype(np.int64)
-    # Broad's RANK AT MAX and leading-edge numbers (oclstat/_gsea/core.py, leading_edge_stats)
+    # Broad's RANK AT MAX and leading-edge numbers (_enrichment/walks.py, leading_edge_stats)
     rank_at = np.where(top, at, np.maximum(0, at - 1))
     tags = np.where(top, peak + 1, k - peak) / k
     frac = np.where(top, rank_at + 1, n - rank_at) / n

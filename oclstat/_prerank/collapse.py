@@ -17,7 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from .._gsea.validate import read_paths
+from .._enrichment.inputs import read_paths
 from .._labels import as_labelled
 from .._random.streams import as_seed, fresh_seed
 from .._validation import as_int

@@ -4,8 +4,8 @@ enrichment score of a set and its leading edge, and fgsea's statistics from the 
 Ranking: genes by decreasing statistic; equal statistics keep their input order (a stable
 sort, as R's ``sort(decreasing = TRUE)`` in fgsea), and :func:`Ranking.from_stats` warns with
 the share of tied genes, as fgsea does, because their order is then the input's. Weights are
-``|stat|^weight`` as exact integers (oclstat/_gsea/core.py), so the ES of a set is the same,
-bit for bit, on the host and on every device.
+``|stat|^weight`` as exact integers (oclstat/_enrichment/walks.py), so the ES of a set is the
+same, bit for bit, on the host and on every device.
 
 >>> r = Ranking.from_stats(np.array([0.5, 2.0, -1.0, 1.0]), ["a", "b", "c", "d"], weight=1.0)
 >>> r.names
@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._gsea.core import enrichment_score, fixed_weights, gene_weights, weight_bits
+from .._enrichment.walks import enrichment_score, fixed_weights, gene_weights, weight_bits
 
 __all__ = ["Ranking", "SetMembers", "null_statistics"]
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._gsea.core import fixed_weights, gene_weights, weight_bits
+from .._enrichment.walks import fixed_weights, gene_weights, weight_bits
 from .._random.streams import as_seed, fresh_seed
 from .._runtime import runtime_for
 from .._validation import as_int

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from .._gsea.core import running_sum
+from .._enrichment.walks import running_sum
 from .._results import short_repr
 
 #: Sets per direction ``str()`` shows.

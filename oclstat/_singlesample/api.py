@@ -10,6 +10,7 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 import pandas as pd
 
+from .._enrichment.gene_sets import match_gene_sets
 from .._progress import Progress
 from .._runtime import runtime_for
 from .._validation import as_float_dtype, as_int
@@ -30,7 +31,6 @@ from .opencl import density
 from .sparse_gsva import nonzero_cdf, sparse_gsva_block
 from .validate import BackedCells, in_memory
 from .validate import expression as read_expression
-from .validate import gene_sets as match_gene_sets
 
 #: Samples (cells) per block of the rank-based scores: bounded memory whatever their number
 #: (a block is held dense: 8 bytes per gene and cell).

@@ -1,6 +1,6 @@
 """Checks of single-sample enrichment's inputs: the expression (dense, scipy.sparse, a
-DataFrame, or an AnnData's cells x genes ``.X`` / ``.layers``), its gene and sample labels,
-and the gene sets matched to its genes."""
+DataFrame, or an AnnData's cells x genes ``.X`` / ``.layers``) and its gene and sample
+labels."""
 
 from __future__ import annotations
 
@@ -9,8 +9,6 @@ import os
 import numpy as np
 
 from .. import io as _io
-from .._readers.gmx import as_gene_sets
-from .._validation import as_int
 
 
 def _is_anndata(x) -> bool:
@@ -163,34 +161,3 @@ def _check_labels(shape, g: list, s: list) -> None:
     if len(set(g)) != len(g):
         dup = pd.Index(g)[pd.Index(g).duplicated()][0]
         raise ValueError(f"expr has duplicate gene name {dup!r}; collapse to one row per gene")
-
-
-def gene_sets(sets, genes, min_size, max_size, ordered: bool = False,
-              allow_empty: bool = False):
-    """``(names, index arrays, n_left_out)``: each set's genes of the data (duplicates and
-    unknown genes dropped) with ``min_size <= size <= max_size`` (GSVA's filter); in the
-    data's order, or with ``ordered`` in the set's own order (GSVA's ``fmatch``). None kept is
-    an error unless ``allow_empty`` (fgsea's GESECA then returns an empty table)."""
-    sets = as_gene_sets(sets)
-    if not isinstance(sets, dict) or not sets:
-        raise TypeError("gene_sets must be a non-empty dict {name: genes}, a GMT path or a "
-                        "decoupler net (source, target)")
-    min_size = as_int(min_size, "min_size", minimum=1)
-    max_size = max_size if max_size is None else as_int(max_size, "max_size", minimum=1)
-    index = {g: i for i, g in enumerate(genes)}
-    names, out = [], []
-    for name, members in sets.items():
-        if isinstance(members, str) or not hasattr(members, "__iter__"):
-            raise TypeError(f"gene set {name!r} must be a list of gene names")
-        found = dict.fromkeys(index[str(g)] for g in members if str(g) in index)
-        idx = np.array(list(found) if ordered else sorted(found), dtype=np.int64)
-        if idx.size >= min_size and (max_size is None or idx.size <= max_size) and \
-                idx.size < len(genes):
-            names.append(str(name))
-            out.append(idx)
-    if not out and not allow_empty:
-        sizes = (f"between min_size={min_size} and max_size={max_size}" if max_size is not None
-                 else f"at least min_size={min_size}")
-        raise ValueError(f"no gene set has {sizes} genes of the data (first genes: "
-                         f"{list(genes)[:3]})")
-    return names, out, len(sets) - len(out)

@@ -46,7 +46,7 @@ def collapse_flags(p, what: str) -> None:
 def collapsed(data, args, kind: str):
     """``data`` (``kind`` "expression" or "ranking") collapsed as the flags ask, by the same
     path as ``gsea(chip=, collapse=, collapse_mode=)`` (unchanged without --chip and --mode)."""
-    from .._gsea.validate import probes_to_genes
+    from .._enrichment.inputs import probes_to_genes
 
     return probes_to_genes(data, args.chip, args.collapse, args.mode, kind)
 
