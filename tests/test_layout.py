@@ -216,3 +216,25 @@ def test_public_names_do_not_shadow_modules():
     for module in ("oclstat.gsea", "oclstat.epistasis", "oclstat.fisher", "oclstat.permutation"):
         with pytest.raises(ModuleNotFoundError):
             importlib.import_module(module)
+
+
+def test_r_adapters_sit_beside_their_r_files():
+    """oclstat/_radapters/ has one module per file of the R package: every adapter of module
+    ``m`` is a function that ``rbridge/R/m.R`` defines."""
+    import importlib
+    import re
+
+    from oclstat._radapters import ADAPTERS
+
+    rdir = Path(__file__).resolve().parents[1] / "rbridge" / "R"
+    for name, adapter in ADAPTERS.items():
+        module = adapter.__module__.rsplit(".", 1)[-1]
+        assert module != "base", f"{name}: adapters live beside their R files, not in base"
+        rfile = rdir / f"{module}.R"
+        assert rfile.is_file(), f"{adapter.__module__} has no R file {rfile.name}"
+        defined = re.search(rf"^`?{re.escape(name)}`?\s*<-\s*function", rfile.read_text(),
+                            re.MULTILINE)
+        assert defined, f"{name} (adapter in {adapter.__module__}) is not defined in {rfile}"
+    assert {m.stem for m in (PKG / "_radapters").glob("*.py")} - {"__init__", "base"} == {
+        importlib.import_module(a.__module__).__name__.rsplit(".", 1)[-1]
+        for a in ADAPTERS.values()}

@@ -1,0 +1,114 @@
+"""R adapters of rbridge/R/spatial.R."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .base import Characters, RValue, dtype_of, r_function
+
+
+@r_function("backsolveBatch", "solve_triangular_batch")
+def backsolve_batch(A, B, lower=True, trans=False, unitDiagonal=False, *,
+                    device=None):
+    from .._linalg import solve_triangular_batch
+
+    return solve_triangular_batch(A, B, lower=bool(lower), trans=bool(trans),
+                                  unit_diagonal=bool(unitDiagonal), device=device)
+
+
+@r_function("crossprodBatch", "crossprod_batch")
+def crossprod_batch(A, B=None, D=None, *, device=None):
+    from .._linalg import crossprod_batch as run
+
+    return run(A, B, D, device=device)
+
+
+@r_function("gemmBatch", "gemm_batch")
+def gemm_batch(A, B, C=None, alpha=1.0, beta=0.0, transA=False, transB=False, *,
+               device=None):
+    from .._linalg import gemm_batch as run
+
+    return run(A, B, C, alpha=float(alpha), beta=float(beta), trans_a=bool(transA),
+               trans_b=bool(transB), device=device)
+
+
+def _frame(frame) -> RValue:
+    """A pandas DataFrame as an R data.frame (its index becomes a first column when named)."""
+    cols: dict = {}
+    if frame.index.name is not None:
+        cols[str(frame.index.name)] = Characters(str(v) for v in frame.index)
+    for c in frame.columns:
+        v = frame[c]
+        if v.dtype.kind in "biuf":
+            cols[str(c)] = v.to_numpy()
+        else:
+            cols[str(c)] = Characters(str(x) for x in v)
+    return RValue(cols, "data.frame")
+
+
+@r_function("getProfLogL", "matern_loglik")
+def get_prof_logl(coords, y, X=None, params=None, reml=False, boxcox=None, *,
+                  device=None):
+    from .._spatial import matern_loglik
+
+    res = matern_loglik(coords, y, X, params, method="REML" if reml else "ML",
+                        boxcox=boxcox, device=device)
+    return _frame(res.to_frame())
+
+
+@r_function("likfitLgmGpu", "fit_matern", renamed={"data": "coords", "formula": "y"})
+def likfit_lgm_gpu(coords, y, coordinates=None, params=None, boxcox=1.0,
+                   paramToEstimate=("range", "nugget"), cilevel=0.95, type="double",
+                   reml=False, NparamPerIter=None, df=1, minustwotimes=False,
+                   Nglobal=None, Nlocal=None, NlocalCache=None, verbose=False, X=None,
+                   param=None, profiles=True, profile2d=True, tol=1e-4, *, device=None):
+    """gpuRandom's likfitLgmGpu, fitted by Newton steps: ``data`` and ``formula`` arrive as
+    the coordinates and the response (the R side evaluates a formula into y and X, and
+    computes gpuRandom's grid form itself from getProfLogL); gpuRandom's work sizes are
+    accepted and ignored."""
+    from .._spatial import fit_matern
+
+    if params is not None and param is None:
+        param = params
+    estimate = [paramToEstimate] if isinstance(paramToEstimate, str) else list(paramToEstimate)
+    fit = fit_matern(coords, y, X, params=dict(param or {}), estimate=tuple(estimate),
+                     method="REML" if reml else "ML", profiles=bool(profiles),
+                     profile2d=bool(profile2d), level=float(cilevel), tol=float(tol),
+                     device=device)
+    table = fit.to_frame()
+    values = {k: float(v) for k, v in fit.params.items()}
+    values.update(sigma2=fit.sigma2, tau2=fit.tau2)
+    beta = dict(zip(fit.data.covariates, (float(b) for b in fit.beta), strict=True))
+    out = {"parameters": values, "beta": beta, "summary": _frame(table),
+           "optimal": {"logL": fit.loglik, "method": fit.method, "aic": fit.aic},
+           "fields": dict(fit.fields_params),
+           "profiles": {k: _frame(v) for k, v in fit.profiles.items()},
+           "evaluations": int(fit.evaluations)}
+    if fit.profile2d is not None:
+        out["profile2d"] = _frame(fit.profile2d)
+    return RValue(out)
+
+
+@r_function("qqnormGpu", "random.qqnorm",
+             renamed={"lower.tail": "lower_tail", "plot.it": "plot_it"})
+def qqnorm_gpu(y, ylim=None, mu=0.0, sigma=1.0, lower_tail=True, main=None, xlab=None,
+               ylab=None, plot_it=True, Nglobal=None, Nlocal=None, type="double",
+               verbose=False, *, device=None):
+    """The coordinates qnorm(ppoints(n), mu, sigma, lower.tail) in the ranks of y (R draws
+    the plot; the graphical arguments are R's alone); ``type`` "float" gives them in single
+    precision, as clrng's float kernel."""
+    from .._special import qqnorm
+
+    x, yy = qqnorm(y, device=device)
+    x = float(mu) + float(sigma) * (x if bool(lower_tail) else -x)
+    if dtype_of(type) == "float32":
+        x = x.astype(np.float32).astype(np.float64)
+    return RValue({"x": x, "y": yy})
+
+
+@r_function("logfactSum", "special.logfact_sum")
+def logfact_sum(x, Nglobal=None, *, device=None):
+    """``Nglobal`` (clrng's work sizes) is accepted: the device chooses its own."""
+    from .._special import logfact_sum as run
+
+    return run(np.asarray(x), device=device)
