@@ -1,5 +1,6 @@
-"""What every result class shares: a short repr that names the sizes and the best rows, never
-whole arrays.
+"""What every result class shares (:class:`Result`): frozen, a short repr that names the sizes
+and the best rows, never whole arrays, ``to_frame()``, and ``input``, what was read when the
+inputs came from files.
 
 >>> import numpy as np
 >>> short_repr("Result", pvalue=np.zeros(1000), n_resamples=2000, alternative="less")
@@ -9,12 +10,13 @@ whole arrays.
 from __future__ import annotations
 
 import dataclasses
+from dataclasses import dataclass, field
 
 import numpy as np
 
 from ._readers.inference import input_of
 
-__all__ = ["short_repr", "with_input", "r_number"]
+__all__ = ["Result", "short_repr", "with_input", "r_number"]
 
 
 def _short(value) -> str:
@@ -33,6 +35,42 @@ def _short(value) -> str:
 def short_repr(name: str, **fields) -> str:
     """``name(field=value, ...)`` with arrays and long lists written as their sizes."""
     return f"{name}({', '.join(f'{k}={_short(v)}' for k, v in fields.items())})"
+
+
+@dataclass(frozen=True, repr=False)
+class Result:
+    """The base of every result: frozen (a dataclass), ``repr`` from :meth:`_repr_fields`
+    (sizes and best rows, :func:`short_repr`) and :meth:`_repr_note`, ``to_frame()`` (the
+    ``table``, a copy, unless the result defines its own) and ``input``.
+
+    >>> @dataclass(frozen=True, repr=False)
+    ... class Counts(Result):
+    ...     counts: np.ndarray
+    ...     def _repr_fields(self):
+    ...         return {"cells": self.counts, "total": int(self.counts.sum())}
+    >>> Counts(np.arange(5))
+    Counts(cells=<5 values>, total=10)
+    """
+
+    #: What was read, when the inputs came from files (:class:`oclstat.io.ReadInfo`: every
+    #: decision a reader took, with the option that reverses it); None for arrays. A
+    #: keyword-only field: it follows every field of the result.
+    input: object = field(default=None, compare=False, repr=False, kw_only=True)
+
+    def _repr_fields(self) -> dict:
+        """The fields ``repr`` shows (each result its own)."""
+        return {}
+
+    def _repr_note(self) -> str:
+        """Text after the fields (a hint, a warning); empty by default."""
+        return ""
+
+    def __repr__(self) -> str:
+        return short_repr(type(self).__name__, **self._repr_fields()) + self._repr_note()
+
+    def to_frame(self):
+        """The results table (a copy)."""
+        return self.table.copy()
 
 
 def with_input(result, *inputs):

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .._results import short_repr
+from .._results import Result
 from .plan import Search, _Best
 from .scores import association, tables_from_bits
 
@@ -20,7 +20,7 @@ _SHOWN = 5
 
 
 @dataclass(frozen=True, repr=False)
-class EpistasisResult:
+class EpistasisResult(Result):
     """The best combinations of an exhaustive search (:func:`oclstat.epistasis`).
 
     table
@@ -47,9 +47,6 @@ class EpistasisResult:
     n_samples: int
     combinations: int
     backend: str
-    #: What was read, when the inputs came from files (:class:`oclstat.io.ReadInfo`: every
-    #: decision a reader took, with the option that reverses it); None for arrays.
-    input: object = field(default=None, compare=False, repr=False)
 
     @classmethod
     def of(cls, search: Search, best: _Best, backend: str) -> EpistasisResult:
@@ -73,19 +70,15 @@ class EpistasisResult:
         return cls(frame, search.order, search.score, search.n_snps, search.n_samples,
                    search.combinations, backend)
 
-    def to_frame(self) -> pd.DataFrame:
-        """The table (a copy)."""
-        return self.table.copy()
-
-    def __repr__(self) -> str:
+    def _repr_fields(self) -> dict:
         best = None
         if len(self.table):
             row = self.table.iloc[0]
             names = "+".join(str(row[f"name{i + 1}"]) for i in range(self.order))
             best = f"{names} ({self.score} {row[self.score]:.6g})"
-        return short_repr("EpistasisResult", order=self.order, score=self.score,
-                          snps=self.n_snps, samples=self.n_samples,
-                          combinations=self.combinations, backend=self.backend, best=best)
+        return dict(order=self.order, score=self.score,
+                    snps=self.n_snps, samples=self.n_samples,
+                    combinations=self.combinations, backend=self.backend, best=best)
 
     def __str__(self) -> str:
         import pandas as pd
@@ -121,7 +114,7 @@ def _deprecated():
 
 
 @dataclass(frozen=True, repr=False)
-class PairScanResult:
+class PairScanResult(Result):
     """A pair scan with one of PLINK's tests (:func:`oclstat.epistasis` with ``test=`` fast,
     joint-effects, logistic or linear).
 
@@ -153,7 +146,6 @@ class PairScanResult:
     job: tuple = (1, 1)
     device: str = ""
     files: tuple = ()
-    input: object = field(default=None, compare=False, repr=False)
 
     @property
     def summary(self) -> pd.DataFrame:
@@ -170,10 +162,10 @@ class PairScanResult:
 
         return pd.read_csv(self.files[0], sep=r"\s+")
 
-    def __repr__(self) -> str:
-        return short_repr("PairScanResult", test=self.test, snps=self.n_snps,
-                          samples=self.n_samples, tests=self.n_tests, failed=self.n_failed,
-                          hits=self.n_hits, epi1=self.epi1, device=self.device)
+    def _repr_fields(self) -> dict:
+        return dict(test=self.test, snps=self.n_snps,
+                    samples=self.n_samples, tests=self.n_tests, failed=self.n_failed,
+                    hits=self.n_hits, epi1=self.epi1, device=self.device)
 
     def __str__(self) -> str:
         import pandas as pd

@@ -6,11 +6,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._results import short_repr
+from .._results import Result
 
 
 @dataclass(frozen=True, repr=False)
-class LdlResult:
+class LdlResult(Result):
     """``A = L diag(D) Lᵀ`` per matrix: ``L`` (batch, n, n) unit lower triangular, ``D``
     (batch, n), ``logdet`` (batch,) = sum(log D)."""
 
@@ -18,9 +18,9 @@ class LdlResult:
     D: np.ndarray
     logdet: np.ndarray
 
-    def __repr__(self) -> str:
-        return short_repr("LdlResult", matrices=self.L.shape[0], n=self.L.shape[1],
-                          dtype=self.L.dtype.name)
+    def _repr_fields(self) -> dict:
+        return dict(matrices=self.L.shape[0], n=self.L.shape[1],
+                    dtype=self.L.dtype.name)
 
     def to_frame(self):
         """A pandas DataFrame, one row per matrix: logdet and the smallest pivot of D."""

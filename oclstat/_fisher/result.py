@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .._multitest import benjamini_hochberg
-from .._results import r_number, short_repr
+from .._results import Result, r_number
 from .plan import METHOD
 
 # ----------------------------------------------------------------------------- results
@@ -26,8 +26,8 @@ def _r_pvalue(p: float) -> str:
     return f"= {text}"
 
 
-@dataclass(frozen=True)
-class FisherSimResult:
+@dataclass(frozen=True, repr=False)
+class FisherSimResult(Result):
     """Result of :func:`fisher_sim` for one table (scipy-style, printable like R's htest).
 
     statistic : float
@@ -67,9 +67,9 @@ class FisherSimResult:
     def __str__(self) -> str:
         return self.report()
 
-    def __repr__(self) -> str:
-        return short_repr("FisherSimResult", statistic=self.statistic, pvalue=self.pvalue,
-                          count=self.count, n_resamples=self.n_resamples)
+    def _repr_fields(self) -> dict:
+        return dict(statistic=self.statistic, pvalue=self.pvalue,
+                    count=self.count, n_resamples=self.n_resamples)
 
     def to_frame(self):
         """A one-row pandas DataFrame: statistic, count, pvalue, n_resamples."""
@@ -79,8 +79,8 @@ class FisherSimResult:
                              "pvalue": [self.pvalue], "n_resamples": [self.n_resamples]})
 
 
-@dataclass(frozen=True)
-class FisherSimBatchResult:
+@dataclass(frozen=True, repr=False)
+class FisherSimBatchResult(Result):
     """Result of :func:`fisher_sim_batch`: one entry per table (arrays of length K).
 
     ``null_distribution`` is (K, n_resamples) when asked for. :meth:`to_frame` gives a table
@@ -96,9 +96,9 @@ class FisherSimBatchResult:
     def __len__(self) -> int:
         return len(self.pvalue)
 
-    def __repr__(self) -> str:
-        return short_repr("FisherSimBatchResult", tables=len(self), n_resamples=self.n_resamples,
-                          min_pvalue=float(np.min(self.pvalue)) if len(self) else None)
+    def _repr_fields(self) -> dict:
+        return dict(tables=len(self), n_resamples=self.n_resamples,
+                    min_pvalue=float(np.min(self.pvalue)) if len(self) else None)
 
     def __getitem__(self, i: int) -> FisherSimResult:
         nd = None if self.null_distribution is None else self.null_distribution[i]
@@ -145,7 +145,7 @@ _ALTERNATIVE_TEXT = {"two-sided": "not equal to", "less": "less than", "greater"
 
 
 @dataclass(frozen=True, repr=False)
-class FisherTestResult:
+class FisherTestResult(Result):
     """Result of :func:`fisher_test` (printed as R prints ``fisher.test``).
 
     pvalue : float
@@ -183,9 +183,6 @@ class FisherTestResult:
     hybrid: tuple | None = None
     #: What the network algorithm held (an ``oclstat._fisher.network.NetworkResult``).
     network: object = field(default=None, compare=False, repr=False)
-    #: What was read, when the inputs came from files (:class:`oclstat.io.ReadInfo`: every
-    #: decision a reader took, with the option that reverses it); None for arrays.
-    input: object = field(default=None, compare=False, repr=False)
 
     @property
     def title(self) -> str:
@@ -231,11 +228,11 @@ class FisherTestResult:
     def __str__(self) -> str:
         return self.report()
 
-    def __repr__(self) -> str:
+    def _repr_fields(self) -> dict:
         shape = None if self.table is None else "x".join(str(s) for s in self.table.shape)
-        return short_repr("FisherTestResult", table=shape, pvalue=self.pvalue,
-                          method=self.method, alternative=self.alternative,
-                          odds_ratio=self.odds_ratio)
+        return dict(table=shape, pvalue=self.pvalue,
+                    method=self.method, alternative=self.alternative,
+                    odds_ratio=self.odds_ratio)
 
     def to_frame(self):
         """A one-row pandas DataFrame: p-value, method, odds ratio and interval (2 x 2), the

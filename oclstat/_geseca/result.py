@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 
 import pandas as pd
 
-from .._results import short_repr
+from .._results import Result
 
 #: fgsea's geseca columns, and gesecaSimple's.
 GESECA_COLUMNS = ("pathway", "pctVar", "pval", "padj", "log2err", "size")
@@ -14,7 +14,7 @@ SIMPLE_COLUMNS = ("pathway", "pctVar", "pval", "padj", "nMoreExtreme", "size")
 
 
 @dataclass(frozen=True, repr=False)
-class GesecaResult:
+class GesecaResult(Result):
     """Result of :func:`geseca`.
 
     table
@@ -41,14 +41,14 @@ class GesecaResult:
     device: str
     gene_sets: dict = field(default_factory=dict, repr=False)
 
-    def __repr__(self) -> str:
+    def _repr_fields(self) -> dict:
         t = self.table
         top = None
         if len(t):
             top = f"{t.index[0]} (pctVar {t['pctVar'].iloc[0]:.3g}, p {t['pval'].iloc[0]:.3g})"
-        return short_repr("GesecaResult", sets=len(t), n_resamples=self.n_resamples,
-                          multilevel=self.n_multilevel,
-                          significant=int((t["padj"] < 0.05).sum()) if len(t) else 0, top=top)
+        return dict(sets=len(t), n_resamples=self.n_resamples,
+                    multilevel=self.n_multilevel,
+                    significant=int((t["padj"] < 0.05).sum()) if len(t) else 0, top=top)
 
     def to_frame(self) -> pd.DataFrame:
         """fgsea's table: one row per set with a ``pathway`` column."""

@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 
 from .._enrichment.walks import running_sum
-from .._results import short_repr
+from .._results import Result
 from .broad import broad_table
 
 #: Sets per direction ``str()`` shows.
@@ -17,7 +17,7 @@ _SHOWN = 10
 
 
 @dataclass(frozen=True, repr=False)
-class GseaResult:
+class GseaResult(Result):
     """Result of :func:`gsea`.
 
     table
@@ -50,9 +50,6 @@ class GseaResult:
     n_filtered: int
     device: str
     es_null: pd.DataFrame | None = field(default=None, repr=False)
-    #: What was read, when the inputs came from files (:class:`oclstat.io.ReadInfo`: every
-    #: decision a reader took, with the option that reverses it); None for arrays.
-    input: object = field(default=None, compare=False, repr=False)
     permutation: str = "phenotype"
     #: The continuous profile's name (None for two classes).
     profile: str | None = None
@@ -76,7 +73,7 @@ class GseaResult:
                       "release)", DeprecationWarning, stacklevel=2)
         return self.n_resamples
 
-    def __repr__(self) -> str:
+    def _repr_fields(self) -> dict:
         t = self.table
         top = None
         if len(t):
@@ -84,14 +81,10 @@ class GseaResult:
             top = f"{best} (NES {t['nes'].iloc[0]:.3g}, FDR {t['fdr'].iloc[0]:.3g})"
         design = (f"profile {self.profile}" if self.profile is not None
                   else f"{self.classes[0]} vs {self.classes[1]}")
-        return short_repr("GseaResult", sets=len(t), n_resamples=self.n_resamples,
-                          permutation=self.permutation, metric=self.metric, classes=design,
-                          significant=(int((t["fdr"] < self.fdr_threshold).sum())
-                                       if len(t) else 0), top=top)
-
-    def to_frame(self) -> pd.DataFrame:
-        """The results table (a copy): one row per gene set, by decreasing NES."""
-        return self.table.copy()
+        return dict(sets=len(t), n_resamples=self.n_resamples,
+                    permutation=self.permutation, metric=self.metric, classes=design,
+                    significant=(int((t["fdr"] < self.fdr_threshold).sum())
+                                 if len(t) else 0), top=top)
 
     @property
     def positive(self) -> pd.DataFrame:

@@ -6,14 +6,14 @@ from dataclasses import dataclass, field
 
 import pandas as pd
 
-from .._results import short_repr
+from .._results import Result
 
 #: fgsea's fora columns, in its order.
 FORA_COLUMNS = ("pathway", "pval", "padj", "foldEnrichment", "overlap", "size", "overlapGenes")
 
 
 @dataclass(frozen=True, repr=False)
-class OraResult:
+class OraResult(Result):
     """Result of :func:`ora`.
 
     table
@@ -38,15 +38,15 @@ class OraResult:
     device: str
     gene_sets: dict = field(default_factory=dict, repr=False)
 
-    def __repr__(self) -> str:
+    def _repr_fields(self) -> dict:
         t = self.table
         top = None
         if len(t):
             top = f"{t.index[0]} (overlap {t['overlap'].iloc[0]}, padj {t['padj'].iloc[0]:.3g})"
-        return short_repr("OraResult", lists=len(self.list_sizes),
-                          sets=len(t) // max(1, len(self.list_sizes)),
-                          universe=self.universe_size,
-                          significant=int((t["padj"] < 0.05).sum()) if len(t) else 0, top=top)
+        return dict(lists=len(self.list_sizes),
+                    sets=len(t) // max(1, len(self.list_sizes)),
+                    universe=self.universe_size,
+                    significant=int((t["padj"] < 0.05).sum()) if len(t) else 0, top=top)
 
     @property
     def several(self) -> bool:

@@ -7,11 +7,11 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .._multitest import benjamini_hochberg
-from .._results import short_repr
+from .._results import Result
 
 
-@dataclass(frozen=True)
-class PermutationTestResult:
+@dataclass(frozen=True, repr=False)
+class PermutationTestResult(Result):
     """Result of :func:`permutation_test` (arrays over features, scalars for 1-D input).
 
     statistic
@@ -50,15 +50,12 @@ class PermutationTestResult:
     mean_x: np.ndarray | float | None = field(default=None, repr=False)
     mean_y: np.ndarray | float | None = field(default=None, repr=False)
     effect_size: np.ndarray | float | None = field(default=None, repr=False)
-    #: What was read, when the inputs came from files (:class:`oclstat.io.ReadInfo`: every
-    #: decision a reader took, with the option that reverses it); None for arrays.
-    input: object = field(default=None, compare=False, repr=False)
 
-    def __repr__(self) -> str:
+    def _repr_fields(self) -> dict:
         n = int(np.size(self.pvalue))
-        return short_repr("PermutationTestResult", features=n, alternative=self.alternative,
-                          mid_p=self.mid_p, n_windows=self.n_windows,
-                          min_pvalue=float(np.min(self.pvalue)) if n else None)
+        return dict(features=n, alternative=self.alternative,
+                    mid_p=self.mid_p, n_windows=self.n_windows,
+                    min_pvalue=float(np.min(self.pvalue)) if n else None)
 
     def qvalues(self) -> np.ndarray:
         """Benjamini-Hochberg q-values over the features (R's ``p.adjust(p, "BH")``)."""

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
 from .._enrichment.walks import running_sum
-from .._results import short_repr
+from .._results import Result
 
 #: Sets per direction ``str()`` shows.
 _SHOWN = 10
@@ -18,7 +18,7 @@ FGSEA_COLUMNS = ("pathway", "pval", "padj", "log2err", "ES", "NES", "size", "lea
 
 
 @dataclass(frozen=True, repr=False)
-class PrerankResult:
+class PrerankResult(Result):
     """Result of :func:`gsea_prerank`.
 
     table
@@ -42,9 +42,6 @@ class PrerankResult:
     n_filtered: int
     n_multilevel: int
     device: str
-    #: What was read, when the inputs came from files (:class:`oclstat.io.ReadInfo`: every
-    #: decision a reader took, with the option that reverses it); None for arrays.
-    input: object = field(default=None, compare=False, repr=False)
     #: fgsea's scoreType: "std" (two-sided), "pos" or "neg" (one-tailed).
     score_type: str = "std"
 
@@ -52,14 +49,14 @@ class PrerankResult:
     metric = "statistic"
     classes = ("top of the ranking", "bottom of the ranking")
 
-    def __repr__(self) -> str:
+    def _repr_fields(self) -> dict:
         t = self.table
         top = None
         if len(t):
             top = f"{t.index[0]} (NES {t['NES'].iloc[0]:.3g}, padj {t['padj'].iloc[0]:.3g})"
-        return short_repr("PrerankResult", sets=len(t), genes=len(self.ranking),
-                          method=self.method, n_resamples=self.n_resamples,
-                          significant=int((t["padj"] < 0.05).sum()) if len(t) else 0, top=top)
+        return dict(sets=len(t), genes=len(self.ranking),
+                    method=self.method, n_resamples=self.n_resamples,
+                    significant=int((t["padj"] < 0.05).sum()) if len(t) else 0, top=top)
 
     def __str__(self) -> str:
         parts = [repr(self)]

@@ -22,6 +22,7 @@ import pandas as pd
 
 from .._multitest import benjamini_hochberg
 from .._readers.gmx import as_weighted_gene_sets
+from .._results import Result
 from .._validation import as_int
 from .api import AnnDataOutput, _blocks
 from .validate import expression as read_expression
@@ -37,8 +38,8 @@ _TINY = 2.2e-16
 CELLS_PER_PRODUCT = 8192
 
 
-@dataclass(frozen=True)
-class UlmResult:
+@dataclass(frozen=True, repr=False)
+class UlmResult(Result):
     """The t-values (``scores``), their two-sided p-values (``pvalues``) and the p-values
     adjusted over the sets of each sample (``padj``), each sets x samples; ``n_genes``, the
     genes the models were fitted over (those expressed in some sample); ``left_out``, the

@@ -4,16 +4,16 @@ profiles."""
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
-from .._results import short_repr
+from .._results import Result
 from .validate import MODEL_COLUMNS, ModelData
 
 
 @dataclass(frozen=True, repr=False)
-class MaternLoglik:
+class MaternLoglik(Result):
     """Profile log-likelihoods of a Matérn model, one row per parameter set and response.
 
     ``loglik``, ``sigma2`` (m, q); ``beta``, ``se`` (m, p, q); ``params`` (m, 5) in the columns
@@ -35,12 +35,15 @@ class MaternLoglik:
     def tau2(self) -> np.ndarray:
         return self.params[:, 2:3] * self.sigma2
 
-    def __repr__(self) -> str:
+    def _repr_fields(self) -> dict:
         best = np.unravel_index(int(np.nanargmax(self.loglik)), self.loglik.shape)
-        return short_repr("MaternLoglik", sets=self.params.shape[0], n=self.n,
-                          responses=self.responses, method=self.method,
-                          best_loglik=float(self.loglik[best]),
-                          best_set=int(best[0])) + "; .to_frame() for the table"
+        return dict(sets=self.params.shape[0], n=self.n,
+                    responses=self.responses, method=self.method,
+                    best_loglik=float(self.loglik[best]),
+                    best_set=int(best[0]))
+
+    def _repr_note(self) -> str:
+        return "; .to_frame() for the table"
 
     def to_frame(self):
         """A DataFrame, one row per (parameter set, response): the parameters, loglik, sigma2,
@@ -67,7 +70,7 @@ class DegenerateFitWarning(UserWarning):
 
 
 @dataclass(frozen=True, repr=False)
-class MaternFit:
+class MaternFit(Result):
     """A maximum-likelihood fit of y = Xβ + U + ε, U a Matérn field with variance sigma2, ε
     white noise with variance tau2 = nugget * sigma2.
 
@@ -93,9 +96,6 @@ class MaternFit:
     #: Why the fit is degenerate (a parameter at a bound of the search, an interval that
     #: cannot be given), one sentence each; empty for an ordinary fit.
     degenerate: tuple = ()
-    #: What was read, when the inputs came from files (:class:`oclstat.io.ReadInfo`: every
-    #: decision a reader took, with the option that reverses it); None for arrays.
-    input: object = field(default=None, compare=False, repr=False)
 
     @property
     def tau2(self) -> float:
@@ -118,12 +118,15 @@ class MaternFit:
     def aic(self) -> float:
         return -2.0 * self.loglik + 2.0 * self.n_params
 
-    def __repr__(self) -> str:
+    def _repr_fields(self) -> dict:
         shown = {k: round(v, 6) for k, v in self.params.items() if k in self.estimated}
+        return dict(n=self.data.coords.shape[0], method=self.method,
+                    loglik=self.loglik, sigma2=self.sigma2, **shown,
+                    evaluations=self.evaluations)
+
+    def _repr_note(self) -> str:
         note = "; DEGENERATE: " + " ".join(self.degenerate) if self.degenerate else ""
-        return short_repr("MaternFit", n=self.data.coords.shape[0], method=self.method,
-                          loglik=self.loglik, sigma2=self.sigma2, **shown,
-                          evaluations=self.evaluations) + "; .to_frame() for the table" + note
+        return "; .to_frame() for the table" + note
 
     def to_frame(self):
         """One row per parameter: estimate, lower and upper confidence limits, whether it was
