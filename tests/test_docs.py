@@ -146,3 +146,41 @@ def test_reference_generator_refuses_an_undocumented_name(monkeypatch):
     monkeypatch.setattr(oclstat, "brand_new_function", lambda: None, raising=False)
     with pytest.raises(RuntimeError, match="brand_new_function"):
         oclstat_reference.api_pages()
+
+
+GUIDE = REPO / "docs" / "guide"
+
+
+def _fenced(text: str, language: str) -> list[str]:
+    return re.findall(rf"^```{language}\n(.*?)^```", text, re.MULTILINE | re.DOTALL)
+
+
+@pytest.mark.parametrize("page", sorted(p.stem for p in GUIDE.glob("*.md")))
+def test_guide_pages_are_built_and_their_code_names_what_exists(site, page):
+    """Each guide page is on the site, its Python examples parse and every ``oclstat.NAME``
+    they use exists (the pages' examples read files of the user's, so they are not run)."""
+    import ast
+
+    assert (site / "guide" / f"{page}.html").is_file(), f"guide/{page} is not on the site"
+    text = (GUIDE / f"{page}.md").read_text(encoding="utf-8")
+    for block in _fenced(text, "python"):
+        tree = ast.parse(block)
+        for node in ast.walk(tree):
+            if (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
+                    and node.value.id == "oclstat"):
+                assert hasattr(oclstat, node.attr), f"guide/{page}: oclstat.{node.attr}"
+
+
+def test_the_readme_is_a_front_door():
+    """At most 200 lines, the two commands first, one example per face, and every link to a
+    file of the checkout resolving."""
+    text = (REPO / "README.md").read_text(encoding="utf-8")
+    assert len(text.splitlines()) <= 200
+    first = text.split("```")[1].strip().splitlines()
+    assert [ln.split()[:2] for ln in first] == [["make", "demo"], ["make", "test"]]
+    assert _fenced(text, "python") and _fenced(text, "sh") and _fenced(text, "r")
+    for target in re.findall(r"\]\(([^)#]+)\)", text):
+        if "://" not in target:
+            assert (REPO / target).is_file(), f"README links to {target}, which is absent"
+    for page in GUIDE.glob("*.md"):
+        assert f"docs/guide/{page.name}" in text, f"README does not link {page.name}"
