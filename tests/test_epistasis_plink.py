@@ -591,7 +591,7 @@ def test_read_plink_keeps_large_files_on_disk(tmp_path, monkeypatch):
     g, y, _ = simulate(m=30, n=100, seed=1)
     write_plink(tmp_path / "s", g, y)
     assert isinstance(oclstat.genotypes.read_plink(tmp_path / "s").genotypes, np.ndarray)
-    monkeypatch.setattr(oclstat.genotypes, "IN_MEMORY_GENOTYPES", 1000)
+    monkeypatch.setattr(oclstat._readers.genotypes, "IN_MEMORY_GENOTYPES", 1000)
     assert isinstance(oclstat.genotypes.read_plink(tmp_path / "s").genotypes, bed.BedMatrix)
 
 
@@ -754,7 +754,7 @@ def test_a_vcf_written_by_plink_matches_its_pheno_file_as_plink(tmp_path):
 def test_vcf_sample_ids_are_split_as_plink_splits_them(tmp_path, flags, names):
     """PLINK 1.9's --vcf sample-ID rules (default split on one '_', --double-id, --const-fid,
     --id-delim), each checked against the .fam PLINK writes or its refusal."""
-    from oclstat._plink_files import vcf_sample_ids
+    from oclstat._readers.plink import vcf_sample_ids
 
     head = "\t".join(["#CHROM", "POS", "ID", "REF", "ALT", "QUAL", "FILTER", "INFO", "FORMAT",
                       *names])
@@ -793,7 +793,7 @@ def test_keep_and_remove_lists_name_family_and_individual_as_plink(tmp_path):
 def test_without_family_ids_an_iid_two_families_share_is_refused(tmp_path):
     """Genotypes with IIDs only (a table) and a pheno file that gives one IID under two FIDs:
     which row is meant is not knowable, so it is an error, not the last row silently."""
-    from oclstat._plink_files import read_pheno
+    from oclstat._readers.plink import read_pheno
 
     (tmp_path / "p").write_text("FID IID y\nfa 1 2\nfb 1 1\nfa 2 1\n")
     with pytest.raises(ValueError, match="IID '1' appears under 2 family IDs"):

@@ -21,9 +21,8 @@ RUNTIME_LAYERS = [["icd", "errors", "switches", "sources"], ["device"], ["runtim
                   ["choice"], ["registry"]]
 RUNTIME = {"oclstat._constants", "oclstat._runtime", "oclstat._validation", "oclstat._labels",
            *(f"oclstat._runtime.{m}" for layer in RUNTIME_LAYERS for m in layer),
-           "oclstat._readers", *(f"oclstat._readers.{m}" for m in (
-               "text", "inference", "sniff", "tables", "frames", "gsea_files", "groups", "cls",
-               "gmx", "bed")),
+           "oclstat._readers", *(f"oclstat._readers.{p.stem}"
+                                 for p in (PKG / "_readers").glob("*.py") if p.stem != "__init__"),
            "oclstat._progress", "oclstat._prefetch", "oclstat._multitest", "oclstat._scale",
            "oclstat._results", "oclstat._deprecation", "oclstat._vocabulary",
            "oclstat._docs"}
@@ -238,3 +237,20 @@ def test_r_adapters_sit_beside_their_r_files():
     assert {m.stem for m in (PKG / "_radapters").glob("*.py")} - {"__init__", "base"} == {
         importlib.import_module(a.__module__).__name__.rsplit(".", 1)[-1]
         for a in ADAPTERS.values()}
+
+
+def test_one_rule_says_what_is_a_path():
+    """Only ``oclstat._readers.text.is_path`` decides whether a value names a file."""
+    rule = PKG / "_readers" / "text.py"
+    others = [p.relative_to(PKG) for p in PKG.rglob("*.py")
+              if p != rule and "os.PathLike)" in p.read_text()]
+    assert not others, f"these decide 'a path' themselves: {others}"
+
+
+def test_every_genotype_reader_lives_with_the_readers():
+    import oclstat.genotypes as face
+    from oclstat._readers import genotypes
+
+    assert not (PKG / "_plink_files.py").exists()
+    for name in face.__all__:
+        assert getattr(face, name) is getattr(genotypes, name)

@@ -10,25 +10,21 @@ ValueError: weight must be a finite number >= 0, got -1.0
 
 from __future__ import annotations
 
-import os
-
 import numpy as np
 
 from .. import io as _io
 from .._readers.gmx import as_gene_sets
+from .._readers.text import is_path
 from .._validation import as_int
 
 
 def read_paths(expression=None, phenotype=None, gene_sets=None, ranking=None):
     """The inputs given as paths, read (GCT/expression, CLS, GMT or GMX, RNK); others unchanged. The
     readers' outputs carry what was read (``input``), which the result keeps."""
-    def path(x):
-        return isinstance(x, (str, os.PathLike))
-
-    return (_io.read_expression(expression) if path(expression) else expression,
-            _io.read_cls(phenotype) if path(phenotype) else phenotype,
+    return (_io.read_expression(expression) if is_path(expression) else expression,
+            _io.read_cls(phenotype) if is_path(phenotype) else phenotype,
             as_gene_sets(gene_sets),
-            _io.read_rnk(ranking) if path(ranking) else ranking)
+            _io.read_rnk(ranking) if is_path(ranking) else ranking)
 
 
 def probes_to_genes(data, chip, collapse, mode, kind: str):
@@ -40,7 +36,7 @@ def probes_to_genes(data, chip, collapse, mode, kind: str):
         if collapse not in (None, "Collapse", "No_Collapse", "collapse", "no_collapse"):
             raise ValueError(f"collapse={collapse!r} needs a chip (probe -> gene symbol)")
         return data
-    if isinstance(data, (str, os.PathLike)):
+    if is_path(data):
         data = (_io.read_expression(data, duplicates="keep") if kind == "expression"
                 else _io.read_rnk(data))
     out = _io.collapse_probes(data, chip, mode=mode or "Max_probe",

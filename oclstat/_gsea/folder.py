@@ -35,7 +35,7 @@ from xml.sax.saxutils import quoteattr
 import numpy as np
 import pandas as pd
 
-from .._readers.gsea_files import write_gct
+from .._readers.gct import write_gct
 from .broad import broad_table, prerank_broad_table
 
 __all__ = ["write_broad_folder"]

@@ -3,7 +3,6 @@ sets restricted to the data and filtered by size."""
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 
 import numpy as np
@@ -12,6 +11,7 @@ import pandas as pd
 from .. import io as _io
 from .._labels import aligned, is_default_index
 from .._readers.cls import ContinuousPhenotype, Phenotype
+from .._readers.text import is_path
 from .core import PROFILE_METRICS
 
 #: Metrics of two classes.
@@ -79,7 +79,7 @@ class Design:
 
 
 def _expression(expression, genes):
-    if isinstance(expression, (str, os.PathLike)):
+    if is_path(expression):
         expression = _io.read_expression(expression)
     if isinstance(expression, pd.DataFrame):
         if genes is not None:
@@ -127,7 +127,7 @@ def _phenotype(phenotype, classes, n_samples, samples=None, *, metric=None,
     """``(design, metric)``: the samples' classes or continuous profile, aligned to
     ``samples`` (the expression's column names, None for an array) when labelled, and the
     metric's name (:func:`metric_name`)."""
-    if isinstance(phenotype, (str, os.PathLike)):
+    if is_path(phenotype):
         phenotype = _io.read_cls(phenotype)
     if isinstance(phenotype, ContinuousPhenotype):
         if classes is not None:

@@ -3,12 +3,11 @@
 
 from __future__ import annotations
 
-import os
-
 import numpy as np
 import pandas as pd
 
 from .. import io as _io
+from .._readers.text import is_path
 
 METHODS = ("multilevel", "simple")
 SCORE_TYPES = ("std", "pos", "neg")
@@ -16,7 +15,7 @@ SCORE_TYPES = ("std", "pos", "neg")
 
 def _ranking(ranking) -> tuple[np.ndarray, list]:
     """``(stats, names)`` in input order; NaN, infinite, duplicate or missing names raise."""
-    if isinstance(ranking, (str, os.PathLike)):
+    if is_path(ranking):
         ranking = _io.read_rnk(ranking)
     if isinstance(ranking, dict):
         ranking = pd.Series(ranking, dtype=object)

@@ -5,7 +5,8 @@ inference stated (:mod:`.inference`) and every coin flip refused.
   quotes, decimal commas);
 * :mod:`.sniff`: header row and row names, decided from the content or refused;
 * :mod:`.tables`: numeric tables; :mod:`.frames`: named columns of mixed kinds;
-* :mod:`.gsea_files`: GCT, GMT, RNK; :mod:`.cls`: CLS phenotypes; :mod:`.gmx`: GMX;
+* :mod:`.gct`: GCT and expression tables; :mod:`.gmt`: GMT; :mod:`.rnk`: ranked lists;
+  :mod:`.cls`: CLS phenotypes; :mod:`.gmx`: GMX;
   :mod:`.probes`: CHIP files and probes collapsed to genes; :mod:`.groups`: sample group
   files.
 
@@ -19,11 +20,11 @@ import importlib
 
 _EXPORTS = {
     "read_frame": ".frames",
-    "GeneSets": ".gsea_files", "Phenotype": ".cls", "read_cls": ".cls",
+    "GeneSets": ".gmt", "Phenotype": ".cls", "read_cls": ".cls",
     "ContinuousPhenotype": ".cls",
-    "read_expression": ".gsea_files", "read_gct": ".gsea_files", "read_gmt": ".gsea_files",
-    "read_rnk": ".gsea_files", "write_cls": ".cls", "write_gct": ".gsea_files",
-    "write_gmt": ".gsea_files", "write_rnk": ".gsea_files",
+    "read_expression": ".gct", "read_gct": ".gct", "read_gmt": ".gmt",
+    "read_rnk": ".rnk", "write_cls": ".cls", "write_gct": ".gct",
+    "write_gmt": ".gmt", "write_rnk": ".rnk",
     "read_groups": ".groups",
     "read_gmx": ".gmx", "write_gmx": ".gmx", "read_gene_set_file": ".gmx",
     "as_gene_sets": ".gmx",

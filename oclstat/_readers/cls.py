@@ -26,7 +26,7 @@ import numpy as np
 
 from .._docs import filled
 from .inference import Inference, ReadInfo
-from .text import open_text, text_stream
+from .text import is_path, open_text, text_stream
 
 __all__ = ["Phenotype", "ContinuousPhenotype", "read_cls", "write_cls", "split_selector"]
 
@@ -195,7 +195,7 @@ class ContinuousPhenotype:
 def split_selector(source):
     """``(source, selector)``: Broad's ``file.cls#A_versus_B`` / ``file.cls#profile`` split
     where the whole text is not itself an existing file."""
-    if isinstance(source, (str, os.PathLike)):
+    if is_path(source):
         text = os.fspath(source)
         if "#" in text and not os.path.exists(text):
             path, _, sel = text.rpartition("#")

@@ -9,9 +9,9 @@ fields).
 
 from __future__ import annotations
 
-from .gsea_files import GeneSets
+from .gmt import GeneSets
 from .inference import ReadInfo
-from .text import open_text, text_stream
+from .text import is_path, open_text, text_stream
 
 __all__ = ["read_gmx", "write_gmx", "read_gene_set_file", "as_gene_sets", "as_weighted_gene_sets"]
 
@@ -19,7 +19,7 @@ __all__ = ["read_gmx", "write_gmx", "read_gene_set_file", "as_gene_sets", "as_we
 def read_gene_set_file(source):
     """Gene sets from a GMX file (a name ending ``.gmx`` or ``.gmx.gz``) or a GMT file (any
     other name); the layout chosen is stated in ``.input``."""
-    from .gsea_files import read_gmt
+    from .gmt import read_gmt
 
     name = str(getattr(source, "name", source)).lower()
     return read_gmx(source) if name.endswith((".gmx", ".gmx.gz")) else read_gmt(source)
@@ -36,9 +36,8 @@ def as_gene_sets(sets):
     ...                            "weight": [1.0, -1.0, 0.5]}))
     {'T1': ['A', 'B'], 'T2': ['A']}
     """
-    import os
 
-    if isinstance(sets, (str, os.PathLike)):
+    if is_path(sets):
         return read_gene_set_file(sets)
     if hasattr(sets, "columns") and hasattr(sets, "iloc"):
         columns = [str(c) for c in sets.columns]

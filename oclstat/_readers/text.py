@@ -33,9 +33,20 @@ _DELIMITERS = ("\t", ";", ",")
 _DECIMAL_COMMA = re.compile(r"[-+]?\d+,\d+(?:[eE][-+]?\d+)?")
 
 
+def is_path(value) -> bool:
+    """Whether ``value`` names a file to read (a ``str`` or an ``os.PathLike``): the one rule
+    every reader and every function taking "an array or a path" follows.
+
+    >>> from pathlib import Path
+    >>> is_path("x.gct"), is_path(Path("x.gct")), is_path(b"x.gct"), is_path(["x.gct"])
+    (True, True, False, False)
+    """
+    return isinstance(value, (str, os.PathLike))
+
+
 def source_name(source) -> str:
     """The name a message uses for ``source``: its path, its ``name``, or ``<stream>``."""
-    if isinstance(source, (str, os.PathLike)):
+    if is_path(source):
         return str(source)
     return str(getattr(source, "name", "<stream>"))
 
@@ -44,7 +55,7 @@ def source_name(source) -> str:
 def text_stream(source, mode: str = "r"):
     """``(stream, name)`` of ``source`` (a path or a text stream) opened for text I/O in
     ``mode``, UTF-8 with the lines as written; a stream is not closed."""
-    if isinstance(source, (str, os.PathLike)):
+    if is_path(source):
         with open(source, mode, encoding="utf-8", newline="") as fh:
             yield fh, str(source)
     elif isinstance(source, io.TextIOBase) or hasattr(source, "read" if "r" in mode else "write"):
@@ -62,7 +73,7 @@ def open_text(source) -> tuple[str, str]:
     ['A\\tB']
     """
     name = source_name(source)
-    if isinstance(source, (str, os.PathLike)):
+    if is_path(source):
         try:
             with open(source, "rb") as fh:
                 raw = fh.read()
@@ -235,3 +246,12 @@ def tokenize(source, *, delimiter: str | None | bool = True) -> Tokens:
                                       if not f.quoted and _DECIMAL_COMMA.fullmatch(f.text)
                                       else f for f in r.fields)) for r in rows]
     return Tokens(rows, delim, comma, trailing, name)
+
+
+def numbered_lines(text: str) -> list[tuple[int, str]]:
+    """(1-based line number, line) of the non-blank lines.
+
+    >>> numbered_lines("a\\n\\n b\\n")
+    [(1, 'a'), (3, ' b')]
+    """
+    return [(no, ln) for no, ln in enumerate(text.splitlines(), 1) if ln.strip()]

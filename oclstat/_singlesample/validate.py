@@ -4,11 +4,10 @@ labels."""
 
 from __future__ import annotations
 
-import os
-
 import numpy as np
 
 from .. import io as _io
+from .._readers.text import is_path
 
 
 def _is_anndata(x) -> bool:
@@ -104,7 +103,7 @@ def expression(expr, genes=None, samples=None, layer=None):
     import pandas as pd
     from scipy import sparse
 
-    if isinstance(expr, (str, os.PathLike)):
+    if is_path(expr):
         expr = _io.read_expression(expr)
     if _is_anndata(expr):
         data = expr.X if layer is None else expr.layers[layer]

@@ -125,7 +125,7 @@ def write_epi_cc(table, score: str, fh) -> None:
 def _data(args):
     """The genotypes of the chosen input, with PLINK's side files applied."""
     from .. import genotypes as gt
-    from .._plink_files import read_covar, read_pheno, read_sample_list, read_snp_list
+    from .._readers.plink import read_covar, read_pheno, read_sample_list, read_snp_list
 
     if not (args.vcf or args.bcf):
         for flag, value in (("--id-delim", args.id_delim), ("--double-id", args.double_id),

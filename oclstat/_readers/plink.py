@@ -22,9 +22,9 @@ import os
 
 import numpy as np
 
-from ._readers import open_text
+from .text import open_text
 
-__all__ = ["read_vcf", "read_pgen", "read_bed_range", "read_tped", "read_pheno",
+__all__ = ["vcf_arrays", "pgen_arrays", "read_bed_range", "tped_arrays", "read_pheno",
            "read_covar", "read_sample_list", "read_snp_list", "vcf_sample_ids",
            "fam_phenotype", "phenotype_values", "sample_keys"]
 
@@ -289,7 +289,7 @@ def vcf_sample_ids(names, *, id_delim=None, double_id: bool = False, const_fid=N
     return fids, iids
 
 
-def read_vcf(path):
+def vcf_arrays(path):
     """A VCF or BCF (gzip/bgzip ok) through cyvcf2: ``(genotypes, names, chromosomes,
     positions, samples, skipped)``, genotypes counting the ALT allele of bi-allelic records
     (-1 missing), ``samples`` the header's sample names; other records are skipped and
@@ -313,7 +313,7 @@ def read_vcf(path):
     return g, names, chrs, np.asarray(pos, np.int64), samples, skipped
 
 
-def read_pgen(prefix):
+def pgen_arrays(prefix):
     """PLINK 2 ``.pgen/.pvar/.psam`` through pgenlib: ``(genotypes, names, chromosomes,
     positions, samples, status, family IDs)``, genotypes counting the ALT allele (-1 missing),
     ``status`` the .psam PHENO1 column or None, family IDs its FID column or None."""
@@ -340,7 +340,7 @@ def read_pgen(prefix):
             np.asarray([int(r[1]) for r in pvar], np.int64), samples, status, fids)
 
 
-def read_tped(prefix):
+def tped_arrays(prefix):
     """PLINK 1 transposed text ``.tped/.tfam``: ``(genotypes, names, chromosomes, positions,
     samples, status, family IDs)``, genotypes counting each SNP's first allele seen (PLINK's
     A1 before it makes A1 minor; 0 alleles missing)."""
