@@ -23,11 +23,13 @@ import threading
 from collections.abc import Callable
 from concurrent.futures import Future
 from dataclasses import dataclass
+from functools import cached_property
 
 from ._progress import Progress
 from ._runtime import get_runtime
 
-__all__ = ["Task", "run", "task_runtime", "executor", "LocalDevices", "set_worker_device"]
+__all__ = ["Task", "run", "task_runtime", "executor", "Executor", "LocalDevices",
+           "set_worker_device"]
 
 _THREAD = threading.local()
 _WORKER_DEVICE = None
@@ -137,18 +139,93 @@ class LocalDevices:
         self.close()
 
 
-def executor(device, client):
-    """The executor of a call's ``device=`` and ``client=``: ``(client, owned)``. A list of
-    devices becomes a :class:`LocalDevices` the caller closes (``owned``); one device or None
-    with no client gives ``(None, False)`` (run in this thread)."""
-    if client is not None:
-        if isinstance(device, (list, tuple)):
-            raise ValueError("pass a list of devices (device=[...]) or client=, not both")
-        return client, False
-    if isinstance(device, (list, tuple)):
-        if not device:
+class Executor:
+    """What one call's ``device=`` and ``client=`` mean, decided once: the devices its tasks
+    run on (:attr:`several`: a Dask client, or a :class:`LocalDevices` over a list of devices,
+    closed with the executor), or the one device the call runs on (:attr:`runtime`, with the
+    workload's measured CPU preference). :meth:`map` runs tasks on either, in task order.
+    Always closable, and a context manager.
+
+    >>> def square(x):
+    ...     return x * x
+    >>> with executor(None, None) as ex:
+    ...     ex.several, ex.map([Task(square, (i,)) for i in range(3)])
+    (False, [0, 1, 4])
+    """
+
+    def __init__(self, device, client, workload: str | None = None, *, several: bool = True):
+        self.workload = workload
+        listed = isinstance(device, (list, tuple))
+        if not several and (listed or client is not None):
+            raise ValueError("this function runs on one device: pass one device= (an index, "
+                             "a name or a runtime), not a list or client=")
+        if listed and not device:
             raise ValueError("device= is an empty list")
-        if len(device) == 1:
-            return None, False
-        return LocalDevices(device), True
-    return None, False
+        if listed and client is not None:
+            raise ValueError("pass a list of devices (device=[...]) or client=, not both")
+        self.device = device[0] if listed else device
+        self._client = client
+        self._pool = list(device) if listed and len(device) > 1 else None
+        self._owned = False
+
+    @property
+    def several(self) -> bool:
+        """Whether the call's work goes out as tasks (several devices or a Dask client)."""
+        return self._client is not None or self._pool is not None
+
+    @property
+    def client(self):
+        """The task executor: the Dask client given, or the :class:`LocalDevices` of the
+        listed devices (started on first use, closed with this executor); None for one
+        device."""
+        if self._client is None and self._pool is not None:
+            self._client, self._owned = LocalDevices(self._pool), True
+        return self._client
+
+    @cached_property
+    def runtime(self):
+        """The runtime of the call's one device (the first of a list), chosen for the
+        workload."""
+        from ._runtime import runtime_for
+
+        return runtime_for(self.device, self.workload)
+
+    def scatter(self, data):
+        """``data`` sent once to every worker (as is where the tasks run here)."""
+        return self.client.scatter(data, broadcast=True) if self.several else data
+
+    def map(self, tasks: list[Task], *, progress=None, desc: str = "tasks") -> list:
+        """The tasks' results in task order: on the executor's devices, or one after another
+        in this thread on :attr:`runtime`."""
+        if self.several:
+            return run(self.client, tasks, progress=progress, desc=desc)
+        before = getattr(_THREAD, "device", None)
+        _THREAD.device = self.runtime
+        try:
+            with Progress(total=max(1, len(tasks)), desc=desc, enabled=progress) as bar:
+                out = []
+                for t in tasks:
+                    out.append(t.fn(*t.args))
+                    bar.update(1)
+                return out
+        finally:
+            _THREAD.device = before
+
+    def close(self) -> None:
+        if self._owned:
+            self._client.close()
+            self._client, self._owned = None, False
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+
+def executor(device, client=None, workload: str | None = None, *,
+             several: bool = True) -> Executor:
+    """The :class:`Executor` of a call's ``device=`` and ``client=``: the one road from those
+    arguments to devices (every API function takes it, then its ``runtime`` or its ``map``).
+    ``several=False``: the function runs on one device, and a list or a client is refused."""
+    return Executor(device, client, workload, several=several)

@@ -243,3 +243,29 @@ def test_cli_scheduler(cluster, shared_data, tmp_path, capsys):
 def _table(search, best):
     """The result table of a top-k found by a backend directly."""
     return EpistasisResult.of(search, best, "opencl").table
+
+
+def test_one_road_from_device_and_client_to_an_executor():
+    """executor(): one device runs here (its runtime chosen for the workload, tasks mapped in
+    this thread on it); a list starts LocalDevices on first use and closes them; lists with
+    client=, empty lists, and lists where one device is meant are refused naming device=."""
+    from oclstat._scale import LocalDevices, Task, executor, task_runtime
+
+    with executor(None, None, "gsea") as ex:
+        assert not ex.several and ex.client is None
+        assert ex.runtime is oclstat._runtime.runtime_for(None, "gsea")
+        assert ex.map([Task(task_runtime)]) == [ex.runtime]
+    with executor([None, None], None) as ex:
+        assert ex.several and ex._client is None            # nothing started yet
+        pool = ex.client
+        assert isinstance(pool, LocalDevices)
+        assert ex.map([Task(pow, (2, i)) for i in range(5)]) == [1, 2, 4, 8, 16]
+    assert ex._client is None and not any(t.is_alive() for t in pool._threads)
+    with pytest.raises(ValueError, match="device= is an empty list"):
+        executor([], None)
+    with pytest.raises(ValueError, match="not both"):
+        executor([0, 0], object())
+    with pytest.raises(ValueError, match="runs on one device"):
+        executor([0], None, several=False)
+    with pytest.raises(ValueError, match="runs on one device"):
+        oclstat.ora(["A"], {"s": ["A", "B"]}, universe=["A", "B", "C"], device=[0, 0])

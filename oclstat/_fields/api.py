@@ -6,8 +6,7 @@ import numpy as np
 
 from .._docs import filled
 from .._random.draws import normal
-from .._runtime import get_runtime, runtime_for
-from .._scale import executor, run
+from .._scale import executor
 from .._validation import as_int
 from . import tasks
 from .opencl import (
@@ -28,20 +27,11 @@ def _map(host_fn, batched: tuple, shared: tuple, device, client, desc: str,
     """``host_fn`` over the batch on one device, or as tasks on several (``device=[...]`` or
     ``client=``); the same numbers either way. ``workload`` picks the default CPU
     implementation (see runtime_for)."""
-    runner, owned = executor(device, client)
-    if runner is None:
-        rt = runtime_for(device[0] if isinstance(device, (list, tuple)) else device, workload)
-        return host_fn(rt, *batched, *shared)
-    try:
-        return tasks.merge(run(runner, tasks.plan(host_fn, batched, shared), desc=desc,
-                               progress=False))
-    finally:
-        if owned:
-            runner.close()
-
-
-def _first_device(device):
-    return device[0] if isinstance(device, (list, tuple)) else device
+    with executor(device, client, workload) as ex:
+        if not ex.several:
+            return host_fn(ex.runtime, *batched, *shared)
+        return tasks.merge(ex.map(tasks.plan(host_fn, batched, shared), desc=desc,
+                                  progress=False))
 
 
 def matern_cov(coords, params, *, dtype=np.float64, device=None, client=None) -> np.ndarray:
@@ -315,7 +305,7 @@ def simulate_fields(coords, params, n_sim: int, *, seed=None, dtype=np.float64,
     """
     coords, p = _as_coords(coords), _as_params(params)
     n_sim = as_int(n_sim, "n_sim", minimum=1)
-    first = get_runtime(_first_device(device))
+    first = executor(device, client).runtime
     dt, _ = _real(dtype, first)
     z = normal((p.shape[0], n_sim, coords.shape[0]), seed=seed, dtype=dt, device=first)
     out, bad = _map(simulate_host, (p, z), (coords,), device, client, "simulate_fields")

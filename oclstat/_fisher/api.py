@@ -9,7 +9,7 @@ import numpy as np
 
 from .._random.streams import as_seed, fresh_seed
 from .._runtime import get_runtime
-from .._scale import executor, run
+from .._scale import executor
 from .._validation import as_float_dtype, as_int, as_shape, check_host_memory
 from . import tasks
 from .exact import two_by_two
@@ -94,21 +94,17 @@ def fisher_sim_batch(tables, n_resamples=2000, *, seed=None, streams=None,
     cleaned = [_drop_empty(_as_counts(t, f"tables[{i}]"), f"tables[{i}]")
                for i, t in enumerate(items)]
     b = as_int(n_resamples, "n_resamples", minimum=1, maximum=2**53)
-    runner, owned = executor(device, client)
-    if runner is not None:
-        if streams is not None or return_statistics:
-            raise ValueError("with client= (or several devices) pass seed=, not streams=, and "
-                             "no return_statistics")
-        words = fresh_seed() if seed is None else as_seed(seed)
-        dt = np.dtype(np.float64) if dtype is None else as_float_dtype(dtype)
-        try:
-            statistic, counts = tasks.merge(run(runner, tasks.plan(cleaned, b, words, dt),
-                                                progress=progress, desc="fisher_sim tasks"))
-        finally:
-            if owned:
-                runner.close()
-        return FisherSimBatchResult(statistic, (1.0 + counts) / (b + 1.0), counts, b, None)
-    rt = get_runtime(device[0] if isinstance(device, (list, tuple)) else device)
+    with executor(device, client) as ex:
+        if ex.several:
+            if streams is not None or return_statistics:
+                raise ValueError("with client= (or several devices) pass seed=, not streams=, "
+                                 "and no return_statistics")
+            words = fresh_seed() if seed is None else as_seed(seed)
+            dt = np.dtype(np.float64) if dtype is None else as_float_dtype(dtype)
+            statistic, counts = tasks.merge(ex.map(tasks.plan(cleaned, b, words, dt),
+                                                   progress=progress, desc="fisher_sim tasks"))
+            return FisherSimBatchResult(statistic, (1.0 + counts) / (b + 1.0), counts, b, None)
+        rt = ex.runtime
     dt = _choose_dtype(rt, dtype)
     margins, statistic, thresholds, logfact, bits = prepare(rt, cleaned)
     counts, stats, _ = _run_rcont2(

@@ -33,7 +33,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from .._progress import Progress
-from .._runtime import DeviceCapabilityError, runtime_for
+from .._runtime import DeviceCapabilityError
+from .._scale import executor
 from .plan import log_factorial_fixed
 
 __all__ = ["network_pvalue", "NetworkResult", "TOLERANCE", "MERGE_TOLERANCE", "MAX_ENTRIES",
@@ -291,7 +292,7 @@ def network_pvalue(table, *, hybrid: bool = False, expect: float = 5.0, percnt: 
     lf = np.asarray(lf, dtype=np.int64)
     observed = int(lf[t.sum(axis=1)].sum() + lf[t.sum(axis=0)].sum() - lf[n] - lf[t].sum())
     thr = observed + int(round(TOLERANCE * 2.0**bits))
-    rt = runtime_for(device, "fisher_exact")
+    rt = executor(device, None, "fisher_exact", several=False).runtime
     if np.dtype(dtype) == np.float64 and not rt.info.fp64:
         raise DeviceCapabilityError("the exact test's mass in float64 needs a device with "
                                     "double precision; pass dtype=numpy.float32")

@@ -12,7 +12,7 @@ from .._multitest import benjamini_hochberg
 from .._prerank.multilevel import multilevel_error, simple_decision_error, simple_error
 from .._random.streams import as_seed, fresh_seed
 from .._results import r_number
-from .._runtime import runtime_for
+from .._scale import executor
 from .._validation import as_finite, as_float_dtype, as_int
 from . import validate
 from .multilevel import climb, pvalue
@@ -119,7 +119,7 @@ def geseca(expression, gene_sets, *, min_size: int = 1, max_size=None, center: b
     names, members, n_filtered = match_gene_sets(gene_sets, genes, min_size, max_size,
                                                  allow_empty=True)
     words = fresh_seed() if seed is None else as_seed(seed)
-    rt = runtime_for(device)
+    rt = executor(device, several=False).runtime
     simple = method == "simple"
     if not names:
         cols = SIMPLE_COLUMNS if simple else GESECA_COLUMNS

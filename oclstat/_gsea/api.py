@@ -12,7 +12,6 @@ from .._enrichment.walks import enrichment_score, leading_edge_stats
 from .._labels import as_labelled, oriented
 from .._random.streams import as_seed, fresh_seed
 from .._readers.inference import input_of
-from .._runtime import runtime_for
 from .._scale import executor
 from .._validation import as_float_dtype
 from . import gene_set_null, tasks
@@ -194,44 +193,11 @@ def gsea(
         leading.append([names[order[q]] for q in edge])
         edge_stats[i] = leading_edge_stats(es, peak, pos, order.size)
 
-    runner, owned = executor(device, client)
-    if permutation == "gene_set":
-        if runner is not None:
-            if owned:
-                runner.close()
-            raise ValueError("permutation='gene_set' runs on one device; client= and several "
-                             "devices are for phenotype permutations")
-        rt = runtime_for(device[0] if isinstance(device, (list, tuple)) else device, "gsea")
-        dtype = rt.default_real() if dtype is None else as_float_dtype(dtype)
-        null = gene_set_null.null_statistics(
-            rt, sorted_metric, [np.sort(position[sets[s]]) for s in set_names], es_obs,
-            weight=weight, n_resamples=n_resamples, seed=seed, dtype=dtype,
-            return_null=return_null, progress=progress)
-        label = rt.info.label
-    elif runner is not None:
-        if return_null:
-            raise ValueError("return_null=True is not available with client= or several "
-                             "devices")
-        words = fresh_seed() if seed is None else as_seed(seed)
-        try:
-            null = tasks.null_statistics(
-                runner, values, design.pheno, [sets[s] for s in set_names], es_obs,
-                metric=metric,
-                weight=weight, n_resamples=n_resamples, words=words,
-                dtype=np.float64 if dtype is None else as_float_dtype(dtype), progress=progress)
-        finally:
-            if owned:
-                runner.close()
-        label = f"tasks on {type(runner).__name__}"
-    else:
-        rt = runtime_for(device[0] if isinstance(device, (list, tuple)) else device, "gsea")
-        dtype = rt.default_real() if dtype is None else as_float_dtype(dtype)
-        null = null_statistics(
-            rt, values, design.pheno, [sets[s] for s in set_names], es_obs, metric=metric,
-            weight=weight, n_resamples=n_resamples, seed=seed, dtype=dtype,
-            return_null=return_null, progress=progress,
-        )
-        label = rt.info.label
+    with executor(device, client, "gsea") as ex:
+        null, label = _null(ex, permutation, values, design, sets, set_names, sorted_metric,
+                            position, es_obs, metric=metric, weight=weight,
+                            n_resamples=n_resamples, seed=seed, dtype=dtype,
+                            return_null=return_null, progress=progress)
     table = pd.DataFrame(
         {
             "es": es_obs,
@@ -307,3 +273,38 @@ def _check_design(values, design, metric, permutation) -> None:
     if metric in ("ratio_of_classes", "log2_ratio_of_classes") and values.min() <= 0:
         raise ValueError(f"metric {metric!r} needs positive expression values (the data has "
                          f"minimum {values.min():g}); use signal_to_noise or diff_of_classes")
+
+
+def _null(ex, permutation, values, design, sets, set_names, sorted_metric, position, es_obs,
+          *, metric, weight, n_resamples, seed, dtype, return_null, progress):
+    """``(null statistics, where they ran)``: Broad's gene-set permutation on one device, or
+    the phenotype permutations on one device or as tasks on the executor ``ex``."""
+    if permutation == "gene_set":
+        if ex.several:
+            raise ValueError("permutation='gene_set' runs on one device; client= and several "
+                             "devices are for phenotype permutations")
+        rt = ex.runtime
+        dtype = rt.default_real() if dtype is None else as_float_dtype(dtype)
+        null = gene_set_null.null_statistics(
+            rt, sorted_metric, [np.sort(position[sets[s]]) for s in set_names], es_obs,
+            weight=weight, n_resamples=n_resamples, seed=seed, dtype=dtype,
+            return_null=return_null, progress=progress)
+        return null, rt.info.label
+    if ex.several:
+        if return_null:
+            raise ValueError("return_null=True is not available with client= or several "
+                             "devices")
+        words = fresh_seed() if seed is None else as_seed(seed)
+        null = tasks.null_statistics(
+            ex, values, design.pheno, [sets[s] for s in set_names], es_obs, metric=metric,
+            weight=weight, n_resamples=n_resamples, words=words,
+            dtype=np.float64 if dtype is None else as_float_dtype(dtype), progress=progress)
+        return null, f"tasks on {type(ex.client).__name__}"
+    rt = ex.runtime
+    dtype = rt.default_real() if dtype is None else as_float_dtype(dtype)
+    null = null_statistics(
+        rt, values, design.pheno, [sets[s] for s in set_names], es_obs, metric=metric,
+        weight=weight, n_resamples=n_resamples, seed=seed, dtype=dtype,
+        return_null=return_null, progress=progress,
+    )
+    return null, rt.info.label

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._scale import Task, run, task_runtime
+from .._scale import Task, task_runtime
 from .opencl import NullCounter, _Plan, batch_stats, task_states
 from .stats import NullStatistics, _fdr_fwer, normalisation
 
@@ -67,18 +67,17 @@ def pieces(n_resamples: int, n_tasks: int | None = None) -> list[tuple[int, int]
     return [(int(a), int(b - a)) for a, b in zip(edges[:-1], edges[1:], strict=True) if b > a]
 
 
-def null_statistics(client, values, mask, sets, es_obs, *, metric, weight, n_resamples, words,
+def null_statistics(ex, values, mask, sets, es_obs, *, metric, weight, n_resamples, words,
                     dtype, progress=None) -> NullStatistics:
-    """Both rounds on ``client`` (plan, run, merge, twice)."""
+    """Both rounds as tasks on the executor ``ex`` (plan, run, merge, twice)."""
     parts = pieces(n_resamples)
-    inputs = client.scatter((values, mask, list(sets), metric, weight, np.dtype(dtype)),
-                            broadcast=True)
-    totals = sum(run(client, [Task(_stats, (inputs, es_obs, words, f, c)) for f, c in parts],
-                     progress=progress, desc="gsea tasks (1/2)"))
+    inputs = ex.scatter((values, mask, list(sets), metric, weight, np.dtype(dtype)))
+    totals = sum(ex.map([Task(_stats, (inputs, es_obs, words, f, c)) for f, c in parts],
+                        progress=progress, desc="gsea tasks (1/2)"))
     pos_mean, neg_mean, nes, pval = normalisation(totals, es_obs)
-    results = run(client, [Task(_counts, (inputs, es_obs, (pos_mean, neg_mean, nes), words, f,
-                                          c)) for f, c in parts],
-                  progress=progress, desc="gsea tasks (2/2)")
+    results = ex.map([Task(_counts, (inputs, es_obs, (pos_mean, neg_mean, nes), words, f,
+                                     c)) for f, c in parts],
+                     progress=progress, desc="gsea tasks (2/2)")
     obs_pos, obs_neg = np.sort(nes[es_obs >= 0]), np.sort(nes[es_obs < 0])
     hist_pos = sum(r[0] for r in results)
     hist_neg = sum(r[1] for r in results)

@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 
 from .._multitest import benjamini_hochberg
-from .._runtime import runtime_for
+from .._scale import executor
 from .opencl import overlaps
 from .result import FORA_COLUMNS, OraResult
 from .stats import upper_tail
@@ -81,7 +81,7 @@ def ora(genes, gene_sets, universe, *, min_size: int = 1, max_size=None,
     members = np.zeros((len(kept), len(names)), dtype=bool)
     for i, idx in enumerate(kept.values()):
         members[i, idx] = True
-    rt = runtime_for(device)
+    rt = executor(device, several=False).runtime
     q = overlaps(rt, rows, members)                             # lists x sets
     n = len(names)
     size = members.sum(axis=1)                                  # K per set

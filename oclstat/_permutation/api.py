@@ -6,8 +6,7 @@ import numpy as np
 
 from .._labels import as_labelled, oriented, paired
 from .._readers.inference import input_of
-from .._runtime import runtime_for
-from .._scale import executor, run
+from .._scale import executor
 from .._validation import as_int
 from . import tasks
 from .opencl import device_pvalues
@@ -133,24 +132,18 @@ def permutation_test(x, y=None, *, groups=None, classes=None, n_windows=None,
         raise ValueError(f"the sums of scores reach {int(top.max())}; integer data with so wide "
                          "a range must be discretised: pass n_windows")
 
-    runner, owned = executor(device, client)
-    if runner is not None:
-        if return_null:
-            raise ValueError("return_null=True is not available with client= or several "
-                             "devices; it needs every null table on this host")
-        try:
-            base, p = tasks.merge(run(runner, tasks.plan(scores, m, n, alternative, mid_p,
-                                                         two_sided=two_sided),
-                                      progress=progress, desc="permutation_test tasks"))
-        finally:
-            if owned:
-                runner.close()
-        null_x = None
-    else:
-        rt = runtime_for(device[0] if isinstance(device, (list, tuple)) else device,
-                         "permutation")
-        base, p, null_x = device_pvalues(rt, scores, m, n, alternative, mid_p, return_null,
-                                         progress, two_sided)
+    with executor(device, client, "permutation") as ex:
+        if ex.several:
+            if return_null:
+                raise ValueError("return_null=True is not available with client= or several "
+                                 "devices; it needs every null table on this host")
+            base, p = tasks.merge(ex.map(tasks.plan(scores, m, n, alternative, mid_p,
+                                                    two_sided=two_sided),
+                                         progress=progress, desc="permutation_test tasks"))
+            null_x = None
+        else:
+            base, p, null_x = device_pvalues(ex.runtime, scores, m, n, alternative, mid_p,
+                                             return_null, progress, two_sided)
     x_scores = scores[:, :m].sum(axis=1)
 
     statistic = x_scores + offset

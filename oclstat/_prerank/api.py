@@ -14,7 +14,6 @@ from .._labels import as_labelled
 from .._multitest import benjamini_hochberg
 from .._random.streams import as_seed, fresh_seed
 from .._readers.inference import input_of
-from .._runtime import runtime_for
 from .._scale import executor
 from .._validation import as_float_dtype, as_int
 from . import tasks
@@ -180,18 +179,14 @@ def gsea_prerank(
     size_index = np.searchsorted(sizes, layout.sizes)
     members = {s: [names[g] for g in sets[s]] for s in set_names}
 
-    runner, owned = executor(device, client)
     outcomes = []
-    try:
-        rt = None
-        if runner is None:
-            rt = runtime_for(device[0] if isinstance(device, (list, tuple)) else device,
-                             "gsea")
+    with executor(device, client, "gsea") as ex:
+        rt = None if ex.several else ex.runtime
         dtype = as_float_dtype(dtype) if dtype is not None else (
             rt.default_real() if rt is not None else np.dtype(np.float64))
-        label = rt.info.label if rt is not None else f"tasks on {type(runner).__name__}"
+        label = rt.info.label if rt is not None else f"tasks on {type(ex.client).__name__}"
         weights = np.vstack([r.weights for r in ranks])
-        walks = tasks.observed(runner, rt, weights, sizes, positions_of, dtype=dtype,
+        walks = tasks.observed(ex, weights, sizes, positions_of, dtype=dtype,
                                score_type=score_type)
         scores = walks.score(score_type)
         observed = []
@@ -201,7 +196,7 @@ def gsea_prerank(
             balanced = _balanced(walks, q, rank, positions_of[q], score_type)
             observed.append((np.where(balanced, 0.0, scores[q]), balanced))
         all_counts = tasks.simple_null_many(
-            runner, rt, weights, sizes, positions_of, [es for es, _ in observed], words=words,
+            ex, weights, sizes, positions_of, [es for es, _ in observed], words=words,
             n_resamples=n_resamples, dtype=dtype, score_type=score_type, progress=progress)
         pending = []
         for positions, (es_obs, _), counts in zip(positions_of, observed, all_counts,
@@ -218,7 +213,7 @@ def gsea_prerank(
             pending.append(_MultilevelGroups(positions, es_obs, summary, ml, n_resamples,
                                              eps, score_type))
         # the multilevel groups of every ranking climb together (one launch per level)
-        rulers = tasks.multilevel_many(runner, rt, weights, [p.groups for p in pending],
+        rulers = tasks.multilevel_many(ex, weights, [p.groups for p in pending],
                                        sample_size=sample_size, words=words,
                                        first=n_resamples, dtype=dtype,
                                        score_type=score_type, progress=progress)
@@ -227,9 +222,6 @@ def gsea_prerank(
             if ml.any():
                 pval, log2err = group.pvalues(found, pval, log2err, sample_size, eps)
             outcomes[q] = (pval, nes, log2err, ml, n_more)
-    finally:
-        if owned:
-            runner.close()
     results = {}
     info = input_of(ranking, gene_sets)
     for q, (column, rank, (es_obs, balanced), (pval, nes, log2err, ml, n_more)) in enumerate(zip(

@@ -18,7 +18,7 @@ import numpy as np
 
 from .._enrichment.walks import fixed_weights, gene_weights, weight_bits
 from .._random.streams import as_seed, fresh_seed
-from .._runtime import runtime_for
+from .._scale import executor
 from .._validation import as_int
 from . import tasks
 from .validate import _eps
@@ -101,9 +101,9 @@ def random_set_pvalues(es, ranking, set_size, *, sample_size=101, eps=0.0, seed=
     pvalue = np.ones(scores.size)
     reliable = np.ones(scores.size, dtype=bool)
     if groups:
-        rt = runtime_for(device, "gsea")
-        rulers = tasks.multilevel(None, rt, weights, groups, sample_size=sample_size,
-                                  words=words, first=0, dtype=rt.default_real())
+        with executor(device, None, "gsea") as ex:
+            rulers = tasks.multilevel(ex, weights, groups, sample_size=sample_size,
+                                      words=words, first=0, dtype=ex.runtime.default_real())
         by_side = {d: r for (_, d, _, _), r in zip(groups, rulers, strict=True)}
         for i, s in enumerate(scores):
             pvalue[i], reliable[i] = by_side[int(s < 0)].pvalue(abs(float(s)), sign=sign)

@@ -12,7 +12,7 @@ import pandas as pd
 
 from .._enrichment.gene_sets import match_gene_sets
 from .._progress import Progress
-from .._runtime import runtime_for
+from .._scale import executor
 from .._validation import as_float_dtype, as_int
 from .cell_ranks import CELLS_PER_LAUNCH, DeviceCells, cells_runtime
 from .core import (
@@ -373,7 +373,7 @@ def gsva(expression, gene_sets, *, kcdf: str = "Gaussian", abs_ranking: bool = F
     n = x.shape[1]
     where = "host"
     if kcdf == "Gaussian":
-        rt = runtime_for(device, "gsva")
+        rt = executor(device, None, "gsva", several=False).runtime
         where = rt.info.label
         real = rt.default_real() if dtype is None else as_float_dtype(dtype)
         scores = density(rt, x, tabulated=tabulated, dtype=real,
@@ -407,7 +407,7 @@ def _sparse_gsva(m, g, s, gene_sets, kcdf, attrs, *, min_size, max_size, dtype, 
     names, sets, _ = match_gene_sets(gene_sets, kept, min_size, max_size)
     rt, real, where = None, np.float64, "host"
     if kcdf == "Gaussian":
-        rt = runtime_for(device, "gsva")
+        rt = executor(device, None, "gsva", several=False).runtime
         real = rt.default_real() if dtype is None else as_float_dtype(dtype)
         where = rt.info.label
     cdf = rows.copy()

@@ -28,7 +28,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._runtime import NoDeviceError, cl, runtime_for, schedule_setting, select_device
+from .._runtime import NoDeviceError, cl, schedule_setting, select_device
+from .._scale import executor
 from .core import ssgsea_weights
 
 __all__ = ["DeviceCells", "MAX_VALUES_PER_CELL", "CELLS_PER_LAUNCH", "cells_runtime"]
@@ -52,7 +53,7 @@ def cells_runtime(device, workload: str):
                 return None
         except NoDeviceError:
             return None
-    rt = runtime_for(device, workload)
+    rt = executor(device, None, workload, several=False).runtime
     return rt if rt.gpu_schedule and rt.info.fp64 else None
 
 

@@ -10,6 +10,7 @@ import numpy as np
 from .._fields.api import _map
 from .._fields.opencl import _raise_if_not_pd
 from .._runtime import DeviceCapabilityError, get_runtime
+from .._scale import executor
 from .._validation import as_finite
 from . import search
 from .core import boxcox_columns, profile_gls
@@ -568,7 +569,7 @@ def predict_matern(fit: MaternFit, new_coords, new_X=None, *, device=None) -> ob
         if x0.shape[1] != p or not np.isfinite(x0).all():
             raise ValueError(f"new_X must be finite with {p} columns (the model's "
                              f"{data.covariates}), got shape {np.shape(new_X)}")
-    rt = get_runtime(device[0] if isinstance(device, (list, tuple)) else device)
+    rt = executor(device, None).runtime
     _require_fp64(rt, None, "predict_matern")
     prow = np.array([fit.params[c] for c in MODEL_COLUMNS])
     mean = np.empty(nc.shape[0])

@@ -10,6 +10,7 @@ from pathlib import Path
 import numpy as np
 
 from .. import _readers as readers  # its readers import pandas when first used
+from .._scale import executor
 from ._common import (
     device_label,
     device_of,
@@ -141,7 +142,7 @@ def run(args) -> int:
         if client is not None:
             client.close()
     elapsed = time.perf_counter() - t0
-    device = device[0] if isinstance(device, (list, tuple)) else device
+    device = executor(device, None).device
     table = fit.to_frame().reset_index()
     with output(args.out, "--out") as fh:
         if fh is not None:
