@@ -9,7 +9,7 @@ under the R formals of its function (:data:`oclstat._vocabulary.ENTRIES`), plus 
 data.frame or factor), an array, or a string vector; a Python error message names the
 arguments as R does.
 
-One module per file of the R package (``rbridge/R/fisher.R`` -> :mod:`.fisher`), each
+One module per file of the R package's R folder, named as that file (:mod:`.fisher`), each
 registering its adapters in :data:`ADAPTERS` on import; :mod:`.base` holds the registry and
 the values they share.
 

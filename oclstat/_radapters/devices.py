@@ -1,4 +1,6 @@
-"""R adapters of rbridge/R/devices.R."""
+"""The adapters of the R functions that the R package's file of the same name defines: listDevices
+and setDevice (the devices of the R session).
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,6 @@
-"""R adapters of rbridge/R/epistasis.R."""
+"""The adapters of the R functions that the R package's file of the same name defines: epistasis
+(the exhaustive 2- to 4-way search).
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,6 @@
-"""R adapters of rbridge/R/fgsea.R."""
+"""The adapters of the R functions that the R package's file of the same name defines: fgsea's
+internal fgseaMultilevelCpp and its fora (over- representation).
+"""
 
 from __future__ import annotations
 

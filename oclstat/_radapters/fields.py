@@ -1,4 +1,6 @@
-"""R adapters of rbridge/R/fields.R."""
+"""The adapters of the R functions that the R package's file of the same name defines: maternBatch,
+cholBatch, multiplyLowerDiagonalBatch and simulateFields (gpuRandom's fields).
+"""
 
 from __future__ import annotations
 

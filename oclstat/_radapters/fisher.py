@@ -1,4 +1,6 @@
-"""R adapters of rbridge/R/fisher.R."""
+"""The adapters of the R functions that the R package's file of the same name defines: fisher.sim
+(clrng and gpuRandom's Monte Carlo test) and fisherTest (R's fisher.test).
+"""
 
 from __future__ import annotations
 

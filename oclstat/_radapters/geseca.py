@@ -1,4 +1,6 @@
-"""R adapters of rbridge/R/geseca.R."""
+"""The adapters of the R functions that the R package's file of the same name defines: geseca
+(fgsea's gene set co-regulation analysis).
+"""
 
 from __future__ import annotations
 

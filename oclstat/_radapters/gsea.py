@@ -1,4 +1,6 @@
-"""R adapters of rbridge/R/gsea.R."""
+"""The adapters of the R functions that the R package's file of the same name defines: gsea
+(phenotype permutations) and the GSEA file readers readGct, readCls, readGmt.
+"""
 
 from __future__ import annotations
 

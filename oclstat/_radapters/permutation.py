@@ -1,4 +1,6 @@
-"""R adapters of rbridge/R/permutation.R."""
+"""The adapters of the R functions that the R package's file of the same name defines: permTest:
+Green's exact permutation test with coin's and R's arguments.
+"""
 
 from __future__ import annotations
 

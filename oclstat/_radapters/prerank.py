@@ -1,4 +1,6 @@
-"""R adapters of rbridge/R/prerank.R."""
+"""The adapters of the R functions that the R package's file of the same name defines: fgseaGpu
+(fgsea's fgsea), collapsePathways and readRnk.
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,6 @@
-"""R adapters of rbridge/R/random.R."""
+"""The adapters of the R functions that the R package's file of the same name defines:
+createStreams, runifGpu, rnormGpu and rexpGpu (clrng's and gpuRandom's draws).
+"""
 
 from __future__ import annotations
 

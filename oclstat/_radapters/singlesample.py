@@ -1,4 +1,6 @@
-"""R adapters of rbridge/R/singlesample.R."""
+"""The adapters of the R functions that the R package's file of the same name defines: ssgseaGpu,
+zscoreGpu, plageGpu and gsvaGpu (GSVA's methods).
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,7 @@
-"""R adapters of rbridge/R/spatial.R."""
+"""The adapters of the R functions that the R package's file of the same name defines: gpuRandom's
+batched linear algebra, likelihoods and fits (backsolveBatch, crossprodBatch, gemmBatch,
+getProfLogL, likfitLgmGpu), qqnormGpu and logfactSum.
+"""
 
 from __future__ import annotations
 

@@ -1,8 +1,7 @@
-"""The answer never depends on how the data was handed over: the audit's reproductions.
-
-Each case was a wrong answer on the earlier main (a guessed phenotype, an index read as data, a
-phantom gene, labels taken by position, a device node replaced by a file): each now gives the
-reference's answer, or refuses and names the option that decides.
+"""The answer never depends on how the data is handed over: files written by R, pandas and
+PLINK users (a phenotype column anywhere, an index column, quoted names, a header or none,
+labels out of order, outputs to symlinks, devices and pipes), each read to the reference's
+answer or refused naming the option that decides.
 """
 
 from __future__ import annotations
