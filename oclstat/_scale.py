@@ -164,6 +164,8 @@ class Executor:
         if listed and client is not None:
             raise ValueError("pass a list of devices (device=[...]) or client=, not both")
         self.device = device[0] if listed else device
+        self._devices = list(device) if listed else [device]
+        self._given = device is not None or client is not None
         self._client = client
         self._pool = list(device) if listed and len(device) > 1 else None
         self._owned = False
@@ -189,6 +191,19 @@ class Executor:
         from ._runtime import runtime_for
 
         return runtime_for(self.device, self.workload)
+
+    @property
+    def runtimes(self) -> list:
+        """The runtime of every device listed (one device: :attr:`runtime`), for a capability
+        that splits one job over devices itself (the epistasis search)."""
+        from ._runtime import runtime_for
+
+        return [runtime_for(d, self.workload) for d in self._devices]
+
+    @property
+    def given(self) -> bool:
+        """Whether the call named its devices or a client (else the defaults decide)."""
+        return self._given
 
     def scatter(self, data):
         """``data`` sent once to every worker (as is where the tasks run here)."""

@@ -254,3 +254,12 @@ def test_every_genotype_reader_lives_with_the_readers():
     assert not (PKG / "_plink_files.py").exists()
     for name in face.__all__:
         assert getattr(face, name) is getattr(genotypes, name)
+
+
+def test_one_road_from_device_to_devices():
+    """Only the scale-out layer (``oclstat._scale.executor``) decides what a list of devices
+    or a client means; every capability takes its executor."""
+    road = PKG / "_scale.py"
+    others = [p.relative_to(PKG) for p in PKG.rglob("*.py")
+              if p != road and "isinstance(device, (list, tuple))" in p.read_text()]
+    assert not others, f"these unwrap device= themselves: {others}"

@@ -13,8 +13,7 @@ from .._deprecation import renamed
 from .._prefetch import prefetch
 from .._progress import Progress
 from .._results import with_input
-from .._runtime import get_runtime, runtime_for
-from .._scale import run
+from .._scale import executor
 from . import tasks
 from .cuda import available, search_tensor_cores
 from .opencl import run_search
@@ -47,7 +46,7 @@ ALL_TESTS = ("k2", "mi", *PLINK_TESTS)
 DEVICE_BLOCK, HOST_BLOCK = 2048, 256
 
 
-def _use_cuda(backend: str, search: Search, runtimes, client) -> bool:
+def _use_cuda(backend: str, search: Search, devices_given: bool) -> bool:
     """Whether this search runs on the CUDA tensor-core path (errors if "cuda" cannot)."""
     if backend == "opencl":
         return False
@@ -59,22 +58,11 @@ def _use_cuda(backend: str, search: Search, runtimes, client) -> bool:
     if search.n_snps > TILE_MAX_SNPS:
         reasons.append(f"{search.n_snps:,} SNPs (the tensor-core tiles index at most "
                        f"{TILE_MAX_SNPS:,})")
-    if runtimes is not None or client is not None:
+    if devices_given:
         reasons.append("device= and client= apply to the OpenCL path only")
     if backend == "cuda" and reasons:
         raise ValueError(f"backend='cuda' cannot run: {'; '.join(reasons)}")
     return not reasons
-
-
-def _runtimes(device):
-    """The runtimes of ``device=`` (one device or a list)."""
-    if device is None:
-        return None
-    many = isinstance(device, (list, tuple))
-    items = list(device) if many else [device]
-    if not items:
-        raise ValueError("device= is an empty list")
-    return [get_runtime(d) for d in items]
 
 
 @renamed(devices="device", score="test")
@@ -200,7 +188,7 @@ def epistasis(genotypes, phenotype=None, *, order: int = 4, test: str = "k2", to
                             keep_allele_order=keep_allele_order)
         rt = None
         if DevicePairs.takes(scan):
-            rt = (_runtimes(device) or [runtime_for(None, "epistasis")])[0]
+            rt = executor(device, None, "epistasis").runtimes[0]
         return with_input(scan_pairs(scan, rt, out=out, job=job, resume=resume,
                                      progress=progress), genotypes)
     for name, value, default in (("epi1", epi1, None), ("covariates", covariates, None),
@@ -213,8 +201,8 @@ def epistasis(genotypes, phenotype=None, *, order: int = 4, test: str = "k2", to
         raise ValueError(f"backend must be one of {BACKENDS}, got {backend!r}")
     search = prepare(genotypes, phenotype, order=order, score=test, top=top, snps=snps,
                      layout=layout)
-    runtimes = _runtimes(device)
-    if _use_cuda(backend, search, runtimes, client):
+    ex = executor(device, client, "epistasis")
+    if _use_cuda(backend, search, ex.given):
         try:
             return with_input(EpistasisResult.of(search, search_tensor_cores(search, progress),
                                                   "cuda"), genotypes)
@@ -223,14 +211,13 @@ def epistasis(genotypes, phenotype=None, *, order: int = 4, test: str = "k2", to
                 raise
             warnings.warn(f"the CUDA tensor-core path could not run ({exc}); using OpenCL",
                           RuntimeWarning, stacklevel=2)
-    if client is not None:
-        shared = client.scatter(search, broadcast=True)
-        results = run(client, tasks.plan(search, shared), progress=progress,
-                      desc="epistasis tasks")
+    if client is not None:          # tasks on the client; a list of devices splits one search
+        results = ex.map(tasks.plan(search, ex.scatter(search)), progress=progress,
+                         desc="epistasis tasks")
         return with_input(EpistasisResult.of(search, tasks.merge(search, results), "tasks"),
                           genotypes)
-    runtimes = runtimes or [runtime_for(None, "epistasis")]
-    return with_input(EpistasisResult.of(search, run_search(search, runtimes, progress=progress),
+    return with_input(EpistasisResult.of(search, run_search(search, ex.runtimes,
+                                                            progress=progress),
                                          "opencl"), genotypes)
 
 

@@ -9,7 +9,7 @@ import numpy as np
 
 from .._fields.api import _map
 from .._fields.opencl import _raise_if_not_pd
-from .._runtime import DeviceCapabilityError, get_runtime
+from .._runtime import DeviceCapabilityError
 from .._scale import executor
 from .._validation import as_finite
 from . import search
@@ -30,8 +30,7 @@ def _require_fp64(device, client, what: str) -> None:
     in float32."""
     if client is not None:
         return                     # the workers' devices are checked where the tasks run
-    for d in device if isinstance(device, (list, tuple)) else [device]:
-        rt = get_runtime(d)
+    for rt in executor(device, None).runtimes:
         if not rt.info.fp64:
             raise DeviceCapabilityError(
                 f"{what} needs double precision (log-determinants and least squares of "
