@@ -88,6 +88,20 @@ def as_float_dtype(dtype, name: str = "dtype") -> np.dtype:
     return dt
 
 
+def as_bool(value, name: str) -> bool:
+    """``value`` as a bool: True or False (numpy's too), else a TypeError naming ``name``.
+
+    >>> as_bool(np.True_, "sparse")
+    True
+    >>> as_bool("yes", "sparse")
+    Traceback (most recent call last):
+    TypeError: sparse must be True or False, got 'yes'
+    """
+    if isinstance(value, (bool, np.bool_)):
+        return bool(value)
+    raise TypeError(f"{name} must be True or False, got {value!r}")
+
+
 def as_bool_or_none(value, name: str) -> bool | None:
     if value is None or isinstance(value, (bool, np.bool_)):
         return None if value is None else bool(value)

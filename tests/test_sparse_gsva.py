@@ -182,3 +182,12 @@ def test_command_takes_the_sparse_algorithm_for_an_h5ad(tmp_path, rt):
                         device=rt)
     np.testing.assert_allclose(got.loc[want.index, want.columns].to_numpy(), want.to_numpy(),
                                rtol=1e-9)                     # the file's 10 digits
+
+
+@pytest.mark.parametrize("value", ["yes", 1, None])
+def test_sparse_is_true_or_false(value):
+    """sparse= is a flag: anything but True or False is refused naming it, before the data is
+    read (1 would silently mean True, "FALSE" from a careless wrapper True as well)."""
+    x, names, sets = _data()
+    with pytest.raises(TypeError, match="sparse must be True or False"):
+        oclstat.gsva(sparse.csr_matrix(x), sets, sparse=value, genes=names)

@@ -13,7 +13,7 @@ import pandas as pd
 from .._enrichment.gene_sets import match_gene_sets
 from .._progress import Progress
 from .._scale import executor
-from .._validation import as_float_dtype, as_int
+from .._validation import as_bool, as_float_dtype, as_int
 from .cell_ranks import CELLS_PER_LAUNCH, DeviceCells, cells_runtime
 from .core import (
     SIGMA_FACTOR,
@@ -355,11 +355,12 @@ def gsva(expression, gene_sets, *, kcdf: str = "Gaussian", abs_ranking: bool = F
     output = AnnDataOutput(expression, inplace, copy)
     if kcdf not in KCDFS:
         raise ValueError(f"kcdf must be one of {KCDFS}, got {kcdf!r}")
+    sparse = as_bool(sparse, "sparse")
     m, g, s, is_sparse = read_expression(expression, genes, samples, layer)
     m = in_memory(m)                  # every sample of a gene at once
     attrs = {"kcdf": kcdf, "tau": float(tau), "mx_diff": bool(mx_diff),
              "abs_ranking": bool(abs_ranking), "tabulated": bool(tabulated),
-             "sparse": bool(sparse and is_sparse)}
+             "sparse": sparse and is_sparse}
     if attrs["sparse"]:
         frame = _sparse_gsva(m, g, s, gene_sets, kcdf, attrs, min_size=min_size,
                              max_size=max_size, dtype=dtype, device=device, progress=progress)
