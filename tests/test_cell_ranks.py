@@ -78,7 +78,7 @@ def test_a_cpu_takes_the_hosts_sort_without_opening_a_device(monkeypatch):
     if any(d.type == "GPU" and not d.simulator for d in oclstat.devices(usable=True)):
         pytest.skip("a GPU is present")
     opened = []
-    monkeypatch.setattr(cell_ranks, "runtime_for", lambda *a: opened.append(a))
+    monkeypatch.setattr(cell_ranks, "executor", lambda *a, **k: opened.append(a))
     assert cell_ranks.cells_runtime(None, "ssgsea") is None
     assert opened == []
 
