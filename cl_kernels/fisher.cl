@@ -101,3 +101,83 @@ __kernel void fisher_rcont2_count(__global uint *states, const ulong n_items, co
     counts[g] += count;
     mrg31k3p_store(&st, states, g);
 }
+
+#if LANES > 1
+#include <oclstat/hypergeometric_lanes.clh>
+
+/*
+ * The same counts with LANES streams of one table per work-item, side by side in vector
+ * registers (pocl's CPU drivers, double precision, counts only): work-item w serves table
+ * t = w / per_item and its streams j = (w % per_item) * LANES + l for the lanes l with
+ * j < per_table, each making the resamples stream j makes in fisher_rcont2_count, from the same
+ * draws (hypergeometric_lanes.clh). Lanes past per_table, and lanes whose resamples are done,
+ * draw nothing and count nothing.
+ */
+__kernel void fisher_rcont2_count_lanes(__global uint *states, const ulong per_table,
+                                        const ulong per_item, const ulong n_work,
+                                        const ulong n_resamples, const ulong round0,
+                                        const ulong n_rounds, __global const uint *dims,
+                                        const ulong row_stride, __global const uint *rows,
+                                        __global const uint *cols, __global const long *logfact,
+                                        const REAL scale, __global const long *threshold,
+                                        __global ulong *counts)
+{
+    const ulong w = get_global_id(0);
+    if (w >= n_work) return;
+    const ulong t = w / per_item;
+    const ulong j0 = (w % per_item) * LANES;
+    const ulong s0 = t * per_table + j0;
+    const uint nr = dims[3 * t], nc = dims[3 * t + 1], n = dims[3 * t + 2];
+    __global const uint *row = rows + t * row_stride;
+    __global const uint *col = cols + t * NC_MAX;
+    const long limit = threshold[t];
+    /* lanes j0 + l < per_table are streams of this table; the rest copy stream s0 */
+    const uint n_valid = (uint)((per_table - j0) < LANES ? per_table - j0 : LANES);
+    mrg31k3p_lanes st;
+    lanes_load(&st, states, s0, s0 + n_valid);
+    uint ids[LANES];
+    for (uint l = 0; l < LANES; l++) ids[l] = l;
+    const uintL lane = OCLSTAT_VLOAD_L(ids);
+
+    uintL left[NC_MAX];
+    ulong count[LANES];
+    for (uint l = 0; l < LANES; l++) count[l] = 0;
+    for (ulong i = 0; i < n_rounds; i++) {
+        /* resample b = (round0 + i) * per_table + j0 + l of each lane */
+        const ulong first = (round0 + i) * per_table + j0;
+        if (first >= n_resamples) break;
+        const ulong left_b = n_resamples - first;
+        const uint n_active = (uint)(left_b < n_valid ? left_b : n_valid);
+        const uintL active = OCLSTAT_MASK_UINT(lane < n_active);
+
+        for (uint m = 0; m < nc; m++) left[m] = (uintL)col[m];
+        longL stat = 0;
+        uint rows_left = n;
+        for (uint l = 0; l + 1 < nr; l++) {
+            uintL in_row = (uintL)row[l];
+            uintL block = (uintL)rows_left; /* total of rows l.., columns m.. */
+            rows_left -= row[l];
+            for (uint m = 0; m + 1 < nc; m++) {
+                const uintL in_col = left[m];
+                const uintL v = oclstat_hypergeometric_lanes(
+                    &st, active & OCLSTAT_MASK_UINT(in_row != 0u), in_row, in_col, block,
+                    logfact, scale);
+                block -= in_col;
+                left[m] = in_col - v;
+                in_row -= v;
+                stat += oclstat_logfact_lanes(logfact, OCLSTAT_AS_ULONGL(v));
+            }
+            left[nc - 1] -= in_row;
+            stat += oclstat_logfact_lanes(logfact, OCLSTAT_AS_ULONGL(in_row));
+        }
+        for (uint m = 0; m < nc; m++)
+            stat += oclstat_logfact_lanes(logfact, OCLSTAT_AS_ULONGL(left[m]));
+
+        long s[LANES];
+        OCLSTAT_CAT(vstore, LANES)(stat, 0, s);
+        for (uint l = 0; l < n_active; l++) count[l] += (s[l] >= limit);
+    }
+    for (uint l = 0; l < n_valid; l++) counts[s0 + l] += count[l];
+    lanes_store(&st, states, s0, s0 + n_valid);
+}
+#endif

@@ -210,6 +210,36 @@ def test_same_seed_same_count_whatever_the_launch_sizes(monkeypatch):
     assert a.count == b.count and a.pvalue == b.pvalue
 
 
+@pytest.mark.parametrize("shape,total", [((3, 3), 20), ((5, 7), 80), ((12, 12), 3000),
+                                         ((20, 30), 500), ((2, 9), 7)])
+def test_lanes_make_the_one_stream_kernels_counts(monkeypatch, shape, total):
+    """Where each work-item runs as scalar code (pocl's CPU drivers) the counts come from
+    several streams per work-item side by side (fisher_rcont2_count_lanes): every stream makes
+    the resamples it makes alone, from the same draws, so the counts and the streams' states
+    after the draws are the one-stream kernel's, bit for bit, at any width and resample count
+    (a last round cut short, lanes past the table's streams)."""
+    monkeypatch.setenv("OCLSTAT_SCHEDULE", "cpu")
+    try:
+        rt = oclstat.get_runtime("pocl")
+    except oclstat.NoDeviceError:
+        pytest.skip("no usable pocl device")
+    if not rt.scalar_work_items or not rt.info.fp64:
+        pytest.skip("the lanes kernel runs on pocl's CPU drivers with double precision")
+    rng = np.random.default_rng(sum(shape) + total)
+    p = np.outer(rng.dirichlet(np.full(shape[0], 3.0)), rng.dirichlet(np.full(shape[1], 3.0)))
+    x = rng.multinomial(total, p.ravel()).reshape(shape)
+    seen = {}
+    for lanes in ("1", "4", "8", "16"):
+        monkeypatch.setenv("OCLSTAT_LANES", lanes)
+        assert fisher_opencl._lanes(rt, np.float64, 16, False) == int(lanes)
+        st = oclstat.random.create_streams(60, seed=(7, 7, 7, 7, 7, 7))
+        counts = [int(oclstat.fisher_sim(x, n_resamples=b, seed=5, device=rt).count)
+                  for b in (1, 7, 2_003)]
+        counts.append(int(oclstat.fisher_sim(x, n_resamples=637, streams=st, device=rt).count))
+        seen[lanes] = (counts, st.to_matrix().tolist())
+    assert all(v == seen["1"] for v in seen.values()), {k: v[0] for k, v in seen.items()}
+
+
 def test_streams_are_advanced_in_place():
     x = np.array([[5, 3, 2], [1, 6, 4]])
     st = oclstat.random.create_streams(64)

@@ -45,6 +45,11 @@ def _run_rcont2(rt, margins: list[_Margins], thresholds: np.ndarray, n_resamples
 
     defines = rt.real_defines(dtype)
     defines["NC_MAX"] = str(nc_max)
+    lanes = _lanes(rt, dtype, nc_max, store_stats or store_tables)
+    if lanes > 1:
+        return _run_lanes(rt, lanes, defines, dims, rows, cols, thresholds, logfact, bits,
+                          per_table, n_resamples, seed=seed, streams=streams, dtype=dtype,
+                          progress=progress, desc=desc)
     group = None
     if rt.gpu_schedule and nc_max <= 64:      # column totals in local memory, not a stack
         defines["COLUMN_LOCAL"] = "1"
@@ -115,3 +120,51 @@ def _run_rcont2(rt, margins: list[_Margins], thresholds: np.ndarray, n_resamples
     if user_streams is not None:
         user_streams._device_changed()
     return counts.reshape(k, per_table).sum(axis=1).astype(np.int64), stats, tables
+
+
+def _lanes(rt, dtype, nc_max: int, store: bool) -> int:
+    """Streams per work-item of the counting kernel: a vector register's worth of doubles
+    where each work-item runs as scalar code (pocl's CPU drivers: fisher_rcont2_count_lanes,
+    the same draws side by side), else 1. Statistics, tables, float32 and more than 64
+    columns take the one-stream kernel."""
+    if not rt.scalar_work_items or np.dtype(dtype) != np.float64 or store or nc_max > 64:
+        return 1
+    return rt.lanes(dtype, register=True)
+
+
+def _run_lanes(rt, lanes: int, defines: dict, dims, rows, cols, thresholds, logfact, bits,
+               per_table: int, n_resamples: int, *, seed, streams, dtype, progress, desc):
+    """:func:`_run_rcont2`'s counts with ``lanes`` streams of one table per work-item: the
+    same streams make the same resamples, so the counts are the one-stream kernel's."""
+    k = dims.shape[0]
+    n_items = k * per_table
+    per_item = -(-per_table // lanes)
+    n_work = k * per_item
+    kernel = rt.kernel("fisher.cl", "rcont2_count_lanes", {**defines, "LANES": str(lanes)})
+    states, user_streams = stream_buffer(rt, n_items, seed=seed, streams=streams)
+    args = (rt.to_device(dims, writable=False), _U64(rows.shape[1]),
+            rt.to_device(rows, writable=False), rt.to_device(cols, writable=False),
+            rt.to_device(logfact, writable=False), dtype.type(2.0**-bits),
+            rt.to_device(np.ascontiguousarray(thresholds, dtype=np.int64), writable=False))
+    d_counts = rt.to_device(np.zeros(n_items, dtype=_U64))
+    total_rounds = -(-n_resamples // per_table)
+    round0, rounds = 0, 1
+    with Progress(n_resamples, desc=desc, enabled=progress) as bar:
+        while round0 < total_rounds:
+            n_rounds = min(rounds, total_rounds - round0)
+            t0 = time.perf_counter()
+            rt.launch(kernel, n_work, states, _U64(per_table), _U64(per_item), _U64(n_work),
+                      _U64(n_resamples), _U64(round0), _U64(n_rounds), *args, d_counts)
+            rt.finish()
+            elapsed = time.perf_counter() - t0
+            b0 = round0 * per_table
+            b1 = min(n_resamples, (round0 + n_rounds) * per_table)
+            round0 += n_rounds
+            bar.update(b1 - b0)
+            grow = _TARGET_LAUNCH_S / max(elapsed, 1e-4)
+            rounds = max(1, min(rounds * 8, int(n_rounds * grow)))
+    counts = np.empty(n_items, dtype=_U64)
+    rt.read(d_counts, counts)
+    if user_streams is not None:
+        user_streams._device_changed()
+    return counts.reshape(k, per_table).sum(axis=1).astype(np.int64), None, None
