@@ -132,3 +132,31 @@ def test_oclgrind_finds_nothing_in_the_gpu_schedule():
     other = "intel" if "intel" in IMPLS else "pocl"
     _needs(other)
     assert compare(run("oclgrind", **env), run(other, OCLSTAT_SCHEDULE="gpu")) == []
+
+
+_LANES_UNDER_OCLGRIND = """
+import numpy as np, oclstat
+from oclstat._fisher import opencl as fo
+rt = oclstat.get_runtime("oclgrind")
+x = np.array([[3, 1, 4, 0], [1, 5, 9, 2], [2, 6, 5, 3]])
+one = [int(oclstat.fisher_sim(x, n_resamples=b, seed=2, device=rt).count) for b in (5, 37)]
+fo._lanes = lambda *args: 4
+lanes = [int(oclstat.fisher_sim(x, n_resamples=b, seed=2, device=rt).count) for b in (5, 37)]
+print(one, lanes)
+"""
+
+
+def test_the_fisher_lanes_kernel_runs_clean_under_oclgrind():
+    """pocl's kernel of several Fisher streams per work-item (fisher_rcont2_count_lanes: its
+    gathers of log-factorials, padding lanes, a last round cut short) under oclgrind's
+    out-of-bounds checks: not one diagnostic, and the one-stream kernel's counts."""
+    _needs("oclgrind")
+    env = dict(os.environ, OCLSTAT_SCHEDULE="cpu")
+    env.pop("OCLSTAT_DEVICE", None)
+    proc = subprocess.run([sys.executable, "-c", _LANES_UNDER_OCLGRIND], env=env,
+                          capture_output=True, text=True, timeout=900)
+    assert proc.returncode == 0, proc.stderr[-4000:]
+    assert "Oclgrind" not in proc.stderr and "error" not in proc.stderr.lower(), \
+        proc.stderr[-4000:]
+    one, lanes = proc.stdout.strip().split("] [")
+    assert one + "]" == "[" + lanes, proc.stdout
