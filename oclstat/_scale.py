@@ -73,16 +73,39 @@ def _completed(futures):
         yield index[id(f)], result
 
 
+#: Times a task whose future Dask cancelled (its worker lost mid-run) is submitted again.
+RESUBMITS = 3
+
+
+def _cancelled(future, result) -> bool:
+    """Whether a Dask future came back cancelled (``as_completed`` then hands over the
+    cancellation in place of a result)."""
+    return getattr(future, "status", None) == "cancelled" or (
+        isinstance(result, BaseException) and "cancel" in type(result).__name__.lower())
+
+
 def run(client, tasks: list[Task], *, progress=None, desc: str = "tasks") -> list:
     """Run ``tasks`` on ``client`` and return their results in task order. Large arguments
-    shared by every task should be scattered first (``client.scatter(x, broadcast=True)``)."""
-    futures = [client.submit(t.fn, *t.args, pure=False) for t in tasks]
-    out: list = [None] * len(futures)
-    with Progress(total=max(1, len(futures)), desc=desc, enabled=progress) as bar:
-        for i, result in _completed(futures):
-            out[i] = result
-            bar.update(1)
-    return out
+    shared by every task should be scattered first (``client.scatter(x, broadcast=True)``).
+    A task whose future Dask cancels (a worker lost while it ran) is submitted again, up to
+    :data:`RESUBMITS` times; a cancellation is never taken for a result."""
+    out: list = [None] * len(tasks)
+    todo = list(range(len(tasks)))
+    with Progress(total=max(1, len(tasks)), desc=desc, enabled=progress) as bar:
+        for _ in range(RESUBMITS + 1):
+            futures = [client.submit(tasks[i].fn, *tasks[i].args, pure=False) for i in todo]
+            lost = []
+            for j, result in _completed(futures):
+                if _cancelled(futures[j], result):
+                    lost.append(todo[j])
+                    continue
+                out[todo[j]] = result
+                bar.update(1)
+            if not lost:
+                return out
+            todo = sorted(lost)
+    raise RuntimeError(f"{len(todo)} of {len(tasks)} {desc} were cancelled {RESUBMITS + 1} "
+                       "times (workers lost while they ran them); check the cluster")
 
 
 class LocalDevices:

@@ -269,3 +269,30 @@ def test_one_road_from_device_and_client_to_an_executor():
         executor([0], None, several=False)
     with pytest.raises(ValueError, match="runs on one device"):
         oclstat.ora(["A"], {"s": ["A", "B"]}, universe=["A", "B", "C"], device=[0, 0])
+
+
+class _LosesSomeRuns:
+    """A Dask client whose futures number ``lost`` are cancelled as soon as submitted (as when
+    their worker dies mid-run)."""
+
+    def __init__(self, client, lost):
+        self.client, self.lost, self.submitted = client, set(lost), 0
+
+    def submit(self, fn, *args, **kwargs):
+        future = self.client.submit(fn, *args, **kwargs)
+        if self.submitted in self.lost:
+            self.client.cancel(future)
+        self.submitted += 1
+        return future
+
+
+def test_cancelled_tasks_are_submitted_again_never_taken_for_results(cluster):
+    """A task whose Dask future is cancelled runs again (its result in its place); one that is
+    cancelled every time is an error naming the cancellations, never a result."""
+    tasks = [Task(pow, (2, i)) for i in range(4)]
+    flaky = _LosesSomeRuns(cluster, lost={1, 4})      # task 1's first and second runs
+    assert run_tasks(flaky, tasks) == [1, 2, 4, 8]
+    assert flaky.submitted == 6
+    always = _LosesSomeRuns(cluster, lost=range(100))
+    with pytest.raises(RuntimeError, match="were cancelled 4 times"):
+        run_tasks(always, tasks[:1])
