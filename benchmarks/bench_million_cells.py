@@ -104,8 +104,11 @@ def write_cells(path: Path, cells: int, genes: int, density: float = 0.05) -> No
 
     rng = np.random.default_rng(7)
     tmp = path.with_suffix(".part")
-    ad.AnnData(obs=pd.DataFrame(index=[f"CELL{j}" for j in range(cells)]),
-               var=pd.DataFrame(index=[f"GENE{i}" for i in range(genes)])).write_h5ad(tmp)
+    # object-dtype names: pandas 3's default string arrays are not written by anndata < 0.13
+    names = [pd.Index([f"{kind}{j}" for j in range(n)], dtype=object)
+             for kind, n in (("CELL", cells), ("GENE", genes))]
+    ad.AnnData(obs=pd.DataFrame(index=names[0]),
+               var=pd.DataFrame(index=names[1])).write_h5ad(tmp)
     with h5py.File(tmp, "a") as f:
         if "X" in f:
             del f["X"]

@@ -18,6 +18,11 @@
 /* TC_THREADS (threads per tile) and TC_KCHUNK (32-bit words staged per step: 512 bits, two
  * mma k-steps) come from oclstat/_constants.py. */
 #define TC_SROW (TC_KCHUNK + 4u) /* padded shared row: a warp's fragment loads hit 32 banks */
+#define TC_QPR (TC_KCHUNK / 4u)   /* 128-bit quads per staged row */
+#define TC_QUADS (EPI_TILE * TC_QPR / TC_THREADS) /* quads of each matrix a thread stages */
+#if TC_KCHUNK % 4u != 0u || (EPI_TILE * TC_QPR) % TC_THREADS != 0u
+#error "TC_KCHUNK must be a multiple of 4 and a tile's quads a multiple of TC_THREADS"
+#endif
 
 __device__ __forceinline__ void tc_mma(int d[4], const uint a[4], const uint b[2])
 {
@@ -59,8 +64,8 @@ __device__ __forceinline__ void tc_stage(const uint *as, const uint *bs, int acc
     }
 }
 
-/* The accumulators of the 64 x 64 tile into ps[row * 64 + col]. */
-__device__ __forceinline__ void tc_store(int acc[2][4][4], uint *ps)
+/* The accumulators of the 64 x 64 tile into ps[row * 64 + col] (uint, or the tile's EPI_PS_T). */
+template <typename T> __device__ __forceinline__ void tc_store(int acc[2][4][4], T *ps)
 {
     const uint lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
     const uint g = lane >> 2, t = lane & 3u;
@@ -70,11 +75,46 @@ __device__ __forceinline__ void tc_store(int acc[2][4][4], uint *ps)
 #pragma unroll
         for (uint j = 0; j < 4u; j++) {
             const uint row = m0 + i * 16u + g, col = n0 + j * 8u + 2u * t;
-            ps[row * EPI_TILE + col] = (uint)acc[i][j][0];
-            ps[row * EPI_TILE + col + 1u] = (uint)acc[i][j][1];
-            ps[(row + 8u) * EPI_TILE + col] = (uint)acc[i][j][2];
-            ps[(row + 8u) * EPI_TILE + col + 1u] = (uint)acc[i][j][3];
+            ps[row * EPI_TILE + col] = (T)acc[i][j][0];
+            ps[row * EPI_TILE + col + 1u] = (T)acc[i][j][1];
+            ps[(row + 8u) * EPI_TILE + col] = (T)acc[i][j][2];
+            ps[(row + 8u) * EPI_TILE + col + 1u] = (T)acc[i][j][3];
         }
+}
+
+/* Where a staged row of an item's genotype-pattern vector comes from: the item's one or two
+ * SNPs' genotype vectors (the same vector twice for a one-SNP item) at word 0 of class c, as
+ * quads, and a mask that is 0 for a padding item (its row stages zeros). */
+struct tc_source {
+    const uint4 *v0, *v1;
+    uint mask;
+};
+
+__device__ __forceinline__ tc_source tc_row_source(const uint *bits, const uint wstride,
+                                                   const ushort *snp, const uint n,
+                                                   const uint pattern, const uint c)
+{
+    const uint s0 = snp[0], s1 = snp[n - 1u];
+    const uint g0 = (pattern >> (n - 1u)) & 1u, g1 = pattern & 1u;
+    const bool pad = s0 == EPI_NONE || s1 == EPI_NONE;
+    tc_source src;
+    src.mask = pad ? 0u : 0xFFFFFFFFu;
+    src.v0 = (const uint4 *)(bits + (pad ? 0ul : ((ulong)(s0 * 2u + c) * 2u + g0) * wstride));
+    src.v1 = (const uint4 *)(bits + (pad ? 0ul : ((ulong)(s1 * 2u + c) * 2u + g1) * wstride));
+    return src;
+}
+
+/* Quad q (words 4 q .. 4 q + 3 of the chunk at word k0) of a staged row: the AND of the item's
+ * vectors, 128 bits at a time (wstride and k0 are multiples of 4). */
+__device__ __forceinline__ uint4 tc_quad(const tc_source src, const uint k0, const uint q)
+{
+    const uint4 x = src.v0[k0 / 4u + q], y = src.v1[k0 / 4u + q];
+    uint4 v;
+    v.x = x.x & y.x & src.mask;
+    v.y = x.y & y.y & src.mask;
+    v.z = x.z & y.z & src.mask;
+    v.w = x.w & y.w & src.mask;
+    return v;
 }
 
 __device__ __forceinline__ void tc_zero(int acc[2][4][4])
@@ -134,8 +174,9 @@ extern "C" __global__ void epistasis_tc_lower_t3(const uint *bits, const uint ws
     epi_lower_triples(bits, wstride, kw0, kw1, j, k, t3);
 }
 
-/* One block of TC_THREADS per tile (global tile number block0 + blockIdx.x). */
-extern "C" __global__ void __launch_bounds__(TC_THREADS)
+/* One block of TC_THREADS per tile (global tile number block0 + blockIdx.x); TC_MIN_BLOCKS
+ * (oclstat/_constants.py) blocks per SM bound the registers. */
+extern "C" __global__ void __launch_bounds__(TC_THREADS, TC_MIN_BLOCKS)
 epistasis_tc_search(const uint *bits, const uint wstride, const uint kw0, const uint kw1,
               const ushort *rows, const ushort *cols, const ulong *cum, const uint *first_ct,
               const uint n_rt, const ulong block0, const uint *t1, const uint *t2,
@@ -143,8 +184,8 @@ epistasis_tc_search(const uint *bits, const uint wstride, const uint kw0, const 
               const epi_long *nln, const epi_long threshold, uint *count, epi_long *cand_score,
               uint *cand_snps, const uint cap)
 {
-    __shared__ uint ps[2u * EPI_TILE * EPI_TILE];
-    __shared__ uint as[EPI_TILE * TC_SROW], bs[EPI_TILE * TC_SROW];
+    __shared__ EPI_PS_T ps[2u * EPI_TILE * EPI_TILE];
+    __shared__ __align__(16) uint as[EPI_TILE * TC_SROW], bs[EPI_TILE * TC_SROW];
     __shared__ ushort rsnp[EPI_RI * ROW_SNPS], csnp[EPI_CI * COL_SNPS];
     const uint tid = threadIdx.x;
     uint rt, ct;
@@ -155,15 +196,23 @@ epistasis_tc_search(const uint *bits, const uint wstride, const uint kw0, const 
         const uint kw = c ? kw1 : kw0;
         int acc[2][4][4];
         tc_zero(acc);
+        /* This thread stages the same quads of every chunk: quad e = tid + i TC_THREADS is
+         * row e / TC_QPR, quad e % TC_QPR; their sources are found once per class. */
+        tc_source ra[TC_QUADS], cb[TC_QUADS];
+#pragma unroll
+        for (uint i = 0; i < TC_QUADS; i++) {
+            const uint row = (tid + i * TC_THREADS) / TC_QPR;
+            ra[i] = tc_row_source(bits, wstride, rsnp + (row / EPI_RC) * ROW_SNPS, ROW_SNPS,
+                                  row % EPI_RC, c);
+            cb[i] = tc_row_source(bits, wstride, csnp + (row / EPI_CC) * COL_SNPS, COL_SNPS,
+                                  row % EPI_CC, c);
+        }
         for (uint k0 = 0; k0 < kw; k0 += TC_KCHUNK) {
-            for (uint e = tid; e < EPI_TILE * TC_KCHUNK; e += TC_THREADS) {
-                const uint row = e / TC_KCHUNK, w = e % TC_KCHUNK;
-                as[row * TC_SROW + w] = epi_item_word(bits, wstride,
-                                                      rsnp + (row / EPI_RC) * ROW_SNPS,
-                                                      ROW_SNPS, row % EPI_RC, c, k0 + w);
-                bs[row * TC_SROW + w] = epi_item_word(bits, wstride,
-                                                      csnp + (row / EPI_CC) * COL_SNPS,
-                                                      COL_SNPS, row % EPI_CC, c, k0 + w);
+#pragma unroll
+            for (uint i = 0; i < TC_QUADS; i++) {
+                const uint e = tid + i * TC_THREADS, row = e / TC_QPR, q = e % TC_QPR;
+                *(uint4 *)(as + row * TC_SROW + 4u * q) = tc_quad(ra[i], k0, q);
+                *(uint4 *)(bs + row * TC_SROW + 4u * q) = tc_quad(cb[i], k0, q);
             }
             __syncthreads();
             tc_stage(as, bs, acc);

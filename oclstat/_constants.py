@@ -22,6 +22,10 @@ EPI_THREADS = 64
 EPI_NONE = 0xFFFF
 TC_THREADS = 128
 TC_KCHUNK = 16
+#: Blocks of the tensor-core search per SM that its registers must allow (launch bounds): 6
+#: holds it to 80 registers on sm_90, the fastest of 1, 5, 6 and 8 on an H100
+#: (benchmarks/RESULTS.md, 2026-11-28).
+TC_MIN_BLOCKS = 6
 #: Bit-vector search in the GPU schedule: lane blocks of EPI_LANES work-items score consecutive
 #: combinations (coalesced loads); each work-item then steps EPI_LANES combinations on.
 EPI_LANES = 32
@@ -45,6 +49,7 @@ KERNEL_DEFINES = {
     "EPI_NONE": EPI_NONE,
     "TC_THREADS": TC_THREADS,
     "TC_KCHUNK": TC_KCHUNK,
+    "TC_MIN_BLOCKS": TC_MIN_BLOCKS,
     "EPI_LANES": EPI_LANES,
     "GREEN_MAX_PARTS": GREEN_MAX_PARTS,
     "GREEN_TAIL_LANES": GREEN_TAIL_LANES,

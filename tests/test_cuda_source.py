@@ -57,3 +57,13 @@ def test_tensor_core_kernel_compiles(arch, order, row, col, score):
                                            "COL_SNPS": col})
     assert cubin > 10_000, f"suspiciously small cubin ({cubin} bytes)"
     assert "warning" not in log.lower(), log
+
+
+@pytest.mark.parametrize("order,row,col", [(2, 1, 1), (4, 2, 2)])
+def test_tensor_core_kernel_compiles_with_16_bit_products(order, row, col):
+    """Classes below 65,536 samples keep the tile's products in 16 bits (EPI_PS_USHORT, as
+    oclstat._epistasis.cuda.TensorCoreTiles builds it): the shared tile is 16 KiB smaller."""
+    lib = _nvrtc()
+    defines = {"ORDER": order, "SCORE": 0, "ROW_SNPS": row, "COL_SNPS": col}
+    narrow, log = compile_cubin(lib, "sm_90", {**defines, "EPI_PS_USHORT": 1})
+    assert narrow > 10_000 and "warning" not in log.lower(), log

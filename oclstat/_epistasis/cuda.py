@@ -121,7 +121,10 @@ class TensorCoreTiles:
         import cupy
 
         self.plan, self.order, self.n_snps = plan, search.order, search.n_snps
+        bits, self.kw0, self.kw1, self.n0, self.n1 = tile_bits(search)
         defines = {**plan.defines(), "SCORE": ("k2", "mi").index(search.score)}
+        if max(self.n0, self.n1) < 1 << 16:
+            defines["EPI_PS_USHORT"] = 1         # 16 KiB of products per tile, not 32
         key = (cupy.cuda.Device().id, search.order, search.score)
         if check and key not in _checked:
             self_check(defines)
@@ -137,7 +140,6 @@ class TensorCoreTiles:
                 f"(snps=) or use backend='opencl'")
         mod = _module(defines)
         self.kernel = mod.get_function("epistasis_tc_search")
-        bits, self.kw0, self.kw1, self.n0, self.n1 = tile_bits(search)
         self.wstride = bits.shape[3]
         self.bits = cupy.asarray(bits)
         lf, nln, _ = score_tables(search.n_samples)
