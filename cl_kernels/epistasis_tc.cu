@@ -19,9 +19,13 @@
  * mma k-steps) come from oclstat/_constants.py. */
 #define TC_SROW (TC_KCHUNK + 4u) /* padded shared row: a warp's fragment loads hit 32 banks */
 #define TC_QPR (TC_KCHUNK / 4u)   /* 128-bit quads per staged row */
-#define TC_QUADS (EPI_TILE * TC_QPR / TC_THREADS) /* quads of each matrix a thread stages */
-#if TC_KCHUNK % 4u != 0u || (EPI_TILE * TC_QPR) % TC_THREADS != 0u
-#error "TC_KCHUNK must be a multiple of 4 and a tile's quads a multiple of TC_THREADS"
+/* Staging units: quad q of every pattern row of one item, EPI_RI * TC_QPR of them for the row
+ * items (matrix A), EPI_CI * TC_QPR for the column items (B), TC_UNITS per thread at most. */
+#define TC_UNITS_A (EPI_RI * TC_QPR)
+#define TC_UNITS (TC_UNITS_A + EPI_CI * TC_QPR)
+#define TC_UNITS_PER_THREAD ((TC_UNITS + TC_THREADS - 1u) / TC_THREADS)
+#if TC_KCHUNK % 4u != 0u
+#error "TC_KCHUNK must be a multiple of 4 (128-bit staging)"
 #endif
 
 __device__ __forceinline__ void tc_mma(int d[4], const uint a[4], const uint b[2])
@@ -82,39 +86,60 @@ template <typename T> __device__ __forceinline__ void tc_store(int acc[2][4][4],
         }
 }
 
-/* Where a staged row of an item's genotype-pattern vector comes from: the item's one or two
- * SNPs' genotype vectors (the same vector twice for a one-SNP item) at word 0 of class c, as
- * quads, and a mask that is 0 for a padding item (its row stages zeros). */
-struct tc_source {
+/* A staging unit of this thread: quad q of the 2^n pattern rows of one item (n = 1: a SNP,
+ * rows genotype 0, 1; n = 2: a pair, rows (0,0), (0,1), (1,0), (1,1), first SNP high), from
+ * the genotype-0 vectors v0 (first SNP) and v1 (last SNP) of class c as quads, their
+ * genotype-1 vectors g1 quads further on. Each vector is read once per chunk and every row
+ * is an AND of two of them; a padding item (mask 0) stages zeros. */
+struct tc_unit {
     const uint4 *v0, *v1;
-    uint mask;
+    uint *dst; /* the item's first row in as or bs, at quad q */
+    uint q, g1, mask, n;
 };
 
-__device__ __forceinline__ tc_source tc_row_source(const uint *bits, const uint wstride,
-                                                   const ushort *snp, const uint n,
-                                                   const uint pattern, const uint c)
+__device__ __forceinline__ tc_unit tc_unit_of(const uint u, const uint *bits,
+                                              const uint wstride, const ushort *rsnp,
+                                              const ushort *csnp, const uint c, uint *as,
+                                              uint *bs)
 {
+    const bool b = u >= TC_UNITS_A;
+    const uint v = b ? u - TC_UNITS_A : u, n = b ? COL_SNPS : ROW_SNPS;
+    const uint item = v / TC_QPR;
+    const ushort *snp = (b ? csnp : rsnp) + item * n;
     const uint s0 = snp[0], s1 = snp[n - 1u];
-    const uint g0 = (pattern >> (n - 1u)) & 1u, g1 = pattern & 1u;
     const bool pad = s0 == EPI_NONE || s1 == EPI_NONE;
-    tc_source src;
-    src.mask = pad ? 0u : 0xFFFFFFFFu;
-    src.v0 = (const uint4 *)(bits + (pad ? 0ul : ((ulong)(s0 * 2u + c) * 2u + g0) * wstride));
-    src.v1 = (const uint4 *)(bits + (pad ? 0ul : ((ulong)(s1 * 2u + c) * 2u + g1) * wstride));
-    return src;
+    tc_unit un;
+    un.q = v % TC_QPR;
+    un.n = n;
+    un.g1 = wstride / 4u;
+    un.mask = pad ? 0u : 0xFFFFFFFFu;
+    un.v0 = (const uint4 *)(bits + (pad ? 0ul : (ulong)(s0 * 2u + c) * 2u * wstride));
+    un.v1 = (const uint4 *)(bits + (pad ? 0ul : (ulong)(s1 * 2u + c) * 2u * wstride));
+    un.dst = (b ? bs : as) + (item << n) * TC_SROW + 4u * un.q;
+    return un;
 }
 
-/* Quad q (words 4 q .. 4 q + 3 of the chunk at word k0) of a staged row: the AND of the item's
- * vectors, 128 bits at a time (wstride and k0 are multiples of 4). */
-__device__ __forceinline__ uint4 tc_quad(const tc_source src, const uint k0, const uint q)
+__device__ __forceinline__ uint4 tc_and(const uint4 x, const uint4 y)
 {
-    const uint4 x = src.v0[k0 / 4u + q], y = src.v1[k0 / 4u + q];
-    uint4 v;
-    v.x = x.x & y.x & src.mask;
-    v.y = x.y & y.y & src.mask;
-    v.z = x.z & y.z & src.mask;
-    v.w = x.w & y.w & src.mask;
-    return v;
+    return make_uint4(x.x & y.x, x.y & y.y, x.z & y.z, x.w & y.w);
+}
+
+/* The unit's rows of the chunk at word k0 (a multiple of 4) into shared memory. */
+__device__ __forceinline__ void tc_stage_unit(const tc_unit un, const uint k0)
+{
+    const uint k = k0 / 4u + un.q;
+    const uint4 m = make_uint4(un.mask, un.mask, un.mask, un.mask);
+    const uint4 a0 = tc_and(un.v0[k], m), a1 = tc_and(un.v0[k + un.g1], m);
+    if (un.n == 1u) {
+        *(uint4 *)un.dst = a0;
+        *(uint4 *)(un.dst + TC_SROW) = a1;
+    } else {
+        const uint4 b0 = un.v1[k], b1 = un.v1[k + un.g1];
+        *(uint4 *)un.dst = tc_and(a0, b0);
+        *(uint4 *)(un.dst + TC_SROW) = tc_and(a0, b1);
+        *(uint4 *)(un.dst + 2u * TC_SROW) = tc_and(a1, b0);
+        *(uint4 *)(un.dst + 3u * TC_SROW) = tc_and(a1, b1);
+    }
 }
 
 __device__ __forceinline__ void tc_zero(int acc[2][4][4])
@@ -196,24 +221,16 @@ epistasis_tc_search(const uint *bits, const uint wstride, const uint kw0, const 
         const uint kw = c ? kw1 : kw0;
         int acc[2][4][4];
         tc_zero(acc);
-        /* This thread stages the same quads of every chunk: quad e = tid + i TC_THREADS is
-         * row e / TC_QPR, quad e % TC_QPR; their sources are found once per class. */
-        tc_source ra[TC_QUADS], cb[TC_QUADS];
+        /* This thread stages the same units of every chunk, u = tid + i TC_THREADS. */
+        tc_unit units[TC_UNITS_PER_THREAD];
 #pragma unroll
-        for (uint i = 0; i < TC_QUADS; i++) {
-            const uint row = (tid + i * TC_THREADS) / TC_QPR;
-            ra[i] = tc_row_source(bits, wstride, rsnp + (row / EPI_RC) * ROW_SNPS, ROW_SNPS,
-                                  row % EPI_RC, c);
-            cb[i] = tc_row_source(bits, wstride, csnp + (row / EPI_CC) * COL_SNPS, COL_SNPS,
-                                  row % EPI_CC, c);
-        }
+        for (uint i = 0; i < TC_UNITS_PER_THREAD; i++)
+            units[i] = tc_unit_of(min(tid + i * TC_THREADS, TC_UNITS - 1u), bits, wstride, rsnp,
+                                  csnp, c, as, bs);
         for (uint k0 = 0; k0 < kw; k0 += TC_KCHUNK) {
 #pragma unroll
-            for (uint i = 0; i < TC_QUADS; i++) {
-                const uint e = tid + i * TC_THREADS, row = e / TC_QPR, q = e % TC_QPR;
-                *(uint4 *)(as + row * TC_SROW + 4u * q) = tc_quad(ra[i], k0, q);
-                *(uint4 *)(bs + row * TC_SROW + 4u * q) = tc_quad(cb[i], k0, q);
-            }
+            for (uint i = 0; i < TC_UNITS_PER_THREAD; i++)
+                if (tid + i * TC_THREADS < TC_UNITS) tc_stage_unit(units[i], k0);
             __syncthreads();
             tc_stage(as, bs, acc);
             __syncthreads();
