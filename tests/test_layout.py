@@ -33,7 +33,7 @@ LAYERS = [{"validate", "plan", "exact", "broad", "scores", "core", "stats", "tai
            "streams", "mrg31k3p", "special", "multilevel", "search", "folder", "pairtests",
            "scan"},
           {"opencl", "draws", "tiles", "cuda", "network", "gene_set_null", "pairs",
-           "sparse_gsva", "cell_ranks"}, {"tasks"},
+           "sparse_gsva", "missing", "cell_ranks"}, {"tasks"},
           {"api", "random_sets"},   # random_sets: one step of the api (fgsea's internal)
           # built on api: collapse (conditional tests), ulm and ucell (the single-sample blocks)
           {"collapse", "ulm", "ucell"}, {"__init__"}]

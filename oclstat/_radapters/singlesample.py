@@ -44,13 +44,18 @@ def _gene_set_list(gset_idx_list) -> dict:
              renamed={"gset.idx.list": "gset_idx_list", "ssgsea.norm": "ssgsea_norm",
                       "min.sz": "min_sz", "max.sz": "max_sz", "parallel.sz": "parallel_sz"})
 def ssgsea_gpu(expr, gset_idx_list, tau=0.25, ssgsea_norm=True, flavor="gsva", min_sz=1,
-               max_sz=None, parallel_sz=1, verbose=True, assay=None, *, device=None):
+               max_sz=None, parallel_sz=1, verbose=True, assay=None, use="all.obs", *,
+               device=None):
     """GSVA 1.46's ``gsva(method = "ssgsea")`` arguments; its sets x samples matrix.
-    parallel.sz and verbose are accepted and ignored; R reads the assay of a container."""
+    parallel.sz and verbose are accepted and ignored; R reads the assay of a container.
+    ``use``: GSVA 2's names of :func:`oclstat.ssgsea`'s ``nan_policy``."""
     from .._singlesample import ssgsea
 
+    policy = {"all.obs": "raise", "everything": "propagate", "na.rm": "omit"}.get(use)
+    if policy is None:
+        raise ValueError(f"use must be 'all.obs', 'everything' or 'na.rm', got {use!r}")
     return _gsva_method(ssgsea, expr, gset_idx_list, alpha=tau, normalize=bool(ssgsea_norm),
-                        flavor=flavor, min_size=min_sz, max_size=max_sz)
+                        flavor=flavor, min_size=min_sz, max_size=max_sz, nan_policy=policy)
 
 
 @r_function("zscoreGpu", "zscore",

@@ -4,6 +4,7 @@ gene set in every sample (or cell)."""
 from __future__ import annotations
 
 import os
+import warnings
 from collections import deque
 from concurrent.futures import ThreadPoolExecutor
 
@@ -27,6 +28,7 @@ from .core import (
     ssgsea_block,
     zscore_block,
 )
+from .missing import NAN_POLICIES, ssgsea_with_missing
 from .opencl import density
 from .sparse_gsva import nonzero_cdf, sparse_gsva_block
 from .validate import BackedCells, in_memory
@@ -162,8 +164,8 @@ def _device_cells(device, sparse, sets, n_genes, workload):
 
 def ssgsea(expression, gene_sets, *, alpha: float = 0.25, normalize: bool = True,
            flavor: str = "gsva", min_size: int = 1, max_size: int | None = None,
-           genes=None, samples=None, layer=None, progress=None, device=None,
-           inplace: bool = True, copy: bool = False) -> pd.DataFrame:
+           nan_policy: str = "raise", genes=None, samples=None, layer=None, progress=None,
+           device=None, inplace: bool = True, copy: bool = False) -> pd.DataFrame:
     """Single-sample GSEA scores (Barbie et al. 2009) of every gene set in every sample, as
     GSVA 1.46 computes them (``gsva(method = "ssgsea")``).
 
@@ -185,6 +187,14 @@ def ssgsea(expression, gene_sets, *, alpha: float = 0.25, normalize: bool = True
     min_size, max_size : int, optional
         Sets with fewer or more genes of the data are left out (GSVA's ``min.sz``,
         ``max.sz``: 1 and no limit).
+    nan_policy : {"raise", "propagate", "omit"}, optional
+        Missing values (NaN) in a dense expression, as GSVA 2's ``ssgseaParam(use =)``:
+        refused (``"raise"``, the default; GSVA's ``"all.obs"``), a set with a missing member
+        in a sample scores NaN there (``"propagate"``, GSVA's ``"everything"``), or each
+        sample is scored over its genes with a value and each set over its members with one
+        (``"omit"``, ``"na.rm"``; a set left with fewer than ``min_size`` scores NaN, with a
+        warning). The normalisation skips NaN scores. Only with ``flavor="gsva"``; see
+        :mod:`oclstat._singlesample.missing`.
     genes, samples : sequence of str, optional
         Names of an array's rows and columns.
     layer : str, optional
@@ -241,25 +251,49 @@ def ssgsea(expression, gene_sets, *, alpha: float = 0.25, normalize: bool = True
     True
     """
     output = AnnDataOutput(expression, inplace, copy)
-    m, g, s, sparse = read_expression(expression, genes, samples, layer)
-    names, sets, _ = match_gene_sets(gene_sets, g, min_size, max_size)
-    alpha = float(alpha)
+    if nan_policy not in NAN_POLICIES:
+        raise ValueError(f"nan_policy must be one of {NAN_POLICIES}, got {nan_policy!r}")
     if flavor not in SSGSEA_FLAVORS:
         raise ValueError(f"flavor must be one of {SSGSEA_FLAVORS}, got {flavor!r}")
-    cells = _device_cells(device, sparse, sets, len(g), "ssgsea")
+    m, g, s, sparse = read_expression(expression, genes, samples, layer,
+                                      missing=nan_policy != "raise")
+    names, sets, _ = match_gene_sets(gene_sets, g, min_size, max_size)
+    alpha = float(alpha)
+    missing = isinstance(m, np.ndarray) and bool(np.isnan(m).any())
+    if missing and flavor != "gsva":
+        raise ValueError(f"nan_policy={nan_policy!r} scores as GSVA 2 (flavor='gsva'); "
+                         f"GSEApy's flavor has no rule for missing values")
+    cells = None if missing else _device_cells(device, sparse, sets, len(g), "ssgsea")
 
     def score(block, j0, j1):
+        if missing:
+            return ssgsea_with_missing(block, sets, alpha, nan_policy, min_size)
         if cells is not None and DeviceCells.usable(cells.rt, block):
             return cells.ssgsea(block, alpha=alpha, flavor=flavor)
         return ssgsea_block(block, sets, alpha, flavor)
     out = _score_blocks(m, sparse, len(sets), score, desc="ssgsea", progress=progress,
                         size=None if cells is None else CELLS_PER_LAUNCH)
+    if missing and nan_policy == "omit" and np.isnan(out).any():
+        warnings.warn(f"NaN scores of gene sets with fewer than {min_size} genes after "
+                      f"removing missing values", stacklevel=2)
     if normalize:       # one score in all (one set, one sample): GSVA's Inf, as GSVA gives
-        with np.errstate(divide="ignore", invalid="ignore"):
-            out /= out.max() - out.min()             # in place: no second sets x cells copy
+        _normalize_by_range(out, missing)
     frame = _frame(out, names, s, "ssgsea", {"alpha": alpha, "normalize": bool(normalize),
-                                             "flavor": flavor})
+                                             "flavor": flavor, "nan_policy": nan_policy})
     return output.give(frame, {"score": frame}, "ssgsea")
+
+
+def _normalize_by_range(out: np.ndarray, missing: bool) -> None:
+    """ssGSEA's normalisation in place (no second sets x cells copy): divided by the range of
+    all scores, of those that are not NaN where values were missing (GSVA 2's
+    ``range(es, na.rm = TRUE)``)."""
+    lo, hi = (np.nanmin(out), np.nanmax(out)) if missing and not np.isnan(out).all() else \
+        (out.min(), out.max())
+    if missing and not np.isfinite(hi - lo):
+        raise ValueError("cannot normalise the ssGSEA scores: every score is NaN (missing "
+                         "values everywhere); use normalize=False")
+    with np.errstate(divide="ignore", invalid="ignore"):
+        out /= hi - lo
 
 
 def gsva(expression, gene_sets, *, kcdf: str = "Gaussian", abs_ranking: bool = False,

@@ -226,11 +226,12 @@ def sparse_positions(block, rows: str = "increasing", *,
     return pos, rank
 
 
-def _summed_walks(pos: np.ndarray, weight, sets: list) -> np.ndarray:
+def summed_walks(pos: np.ndarray, weight, sets: list, n: int | None = None) -> np.ndarray:
     """Each set's running-sum difference summed over the ranking, in closed form:
     sum_S w (n - p + 1) / sum_S w - (n (n + 1) / 2 - sum_S (n - p + 1)) / (n - k), with
-    ``weight(rows)`` the members' weights (computed for members only)."""
-    n = pos.shape[0]
+    ``weight(rows)`` the members' weights (computed for members only) and n the genes ranked
+    (default: every row of ``pos``)."""
+    n = pos.shape[0] if n is None else n
     out = np.empty((len(sets), pos.shape[1]))
     for s, idx in enumerate(sets):
         w = weight(idx)
@@ -253,23 +254,36 @@ def ssgsea_block(x: np.ndarray, sets: list, alpha: float, flavor: str = "gsva") 
     """
     if flavor not in SSGSEA_FLAVORS:
         raise ValueError(f"flavor must be one of {SSGSEA_FLAVORS}, got {flavor!r}")
-    n = x.shape[0]
     rows = "increasing" if flavor == "gsva" else "decreasing"
-    if _is_sparse(x):
-        pos, ranks = sparse_positions(x, rows)
-    else:
-        order, ordered = decreasing_order(np.ascontiguousarray(x.T), rows)
-        pos = np.ascontiguousarray(positions(order.T))
-        ranks = np.empty(order.shape)
-        np.put_along_axis(ranks, order, _ascending_ranks(ordered), axis=1)
-        ranks = np.ascontiguousarray(ranks.T)
+    pos, ranks = sparse_positions(x, rows) if _is_sparse(x) else dense_positions(x, rows)
+    return summed_walks(pos, ssgsea_weight(ranks, alpha, flavor), sets)
 
-    table = ssgsea_weights(n, alpha, flavor)
+
+def dense_positions(x: np.ndarray, rows: str = "increasing") -> tuple[np.ndarray, np.ndarray]:
+    """``(pos, ranks)``, genes x samples, of a dense block: each gene's 1-based position by
+    decreasing value (equal values by increasing row, or decreasing with ``rows=
+    "decreasing"``) and its average rank (ascending values), from one sort per sample.
+
+    >>> pos, ranks = dense_positions(np.array([[1.0], [3.0], [3.0], [0.0]]))
+    >>> pos.ravel().tolist(), ranks.ravel().tolist()
+    ([3, 1, 2, 4], [2.0, 3.5, 3.5, 1.0])
+    """
+    order, ordered = decreasing_order(np.ascontiguousarray(x.T), rows)
+    pos = np.ascontiguousarray(positions(order.T))
+    ranks = np.empty(order.shape)
+    np.put_along_axis(ranks, order, _ascending_ranks(ordered), axis=1)
+    return pos, np.ascontiguousarray(ranks.T)
+
+
+def ssgsea_weight(ranks: np.ndarray, alpha: float, flavor: str):
+    """``weight(rows)``: the rank weights of those rows (:func:`ssgsea_weights` of the
+    ranks' count), for :func:`summed_walks`."""
+    table = ssgsea_weights(ranks.shape[0], alpha, flavor)
     twice = (2.0 * ranks).astype(np.int64)            # average ranks are whole or halves
 
     def weight(idx):
         return table[twice[idx]]
-    return _summed_walks(pos, weight, sets)
+    return weight
 
 
 def ssgsea_weights(n: int, alpha: float, flavor: str) -> np.ndarray:

@@ -96,10 +96,11 @@ def nonzero_per_gene(m) -> np.ndarray:
     return np.asarray((m != 0).sum(axis=1)).ravel()
 
 
-def expression(expr, genes=None, samples=None, layer=None):
+def expression(expr, genes=None, samples=None, layer=None, *, missing: bool = False):
     """``(matrix, genes, samples, sparse)``: genes x samples as a float64 array or a CSC
     matrix (one column per sample), with names. An AnnData is cells x genes (its ``.X`` or
-    ``.layers[layer]``), labelled by ``.var_names`` and ``.obs_names``."""
+    ``.layers[layer]``), labelled by ``.var_names`` and ``.obs_names``. ``missing``: a dense
+    matrix in memory may hold NaN (never infinities)."""
     import pandas as pd
     from scipy import sparse
 
@@ -143,8 +144,13 @@ def expression(expr, genes=None, samples=None, layer=None):
     if m.ndim != 2:
         raise ValueError(f"expr must be 2-D (genes x samples), got shape {m.shape}")
     _check_labels(m.shape, g, s)
-    if not np.all(np.isfinite(values)):
-        raise ValueError("expr has missing or infinite values; remove or impute them first")
+    if missing and not sparse.issparse(m):
+        if np.isinf(m).any():
+            raise ValueError("expr has infinite values; remove them first")
+    elif not np.all(np.isfinite(values)):
+        raise ValueError("expr has missing or infinite values; remove or impute them first" +
+                         (" (missing values are handled in a dense expression only)"
+                          if missing else ""))
     return m, g, s, sparse.issparse(m)
 
 

@@ -22,6 +22,11 @@ def add_arguments(p) -> None:
     p.add_argument("--flavor", choices=["gsva", "gseapy"], default="gsva",
                    help="gsva: GSVA 1.46's ranks (default); gseapy: GSEApy's rank "
                         "normalisation and tie order")
+    p.add_argument("--nan-policy", choices=["raise", "propagate", "omit"], default="raise",
+                   help="missing values (NA, NaN or empty cells) as GSVA 2's use=: refused "
+                        "(default), a set with a missing member scores NaN in that sample "
+                        "(propagate, GSVA's 'everything'), or each sample and set scored "
+                        "over the genes with a value (omit, 'na.rm')")
     p.add_argument("--no-normalize", dest="normalize", action="store_false",
                    help="raw scores (default: divided by the range of all scores, GSVA's "
                         "ssgsea.norm)")
@@ -34,5 +39,5 @@ def run(args) -> int:
     t0 = time.perf_counter()
     scores = ssgsea(expr, sets, alpha=args.alpha, normalize=args.normalize,
                     flavor=args.flavor, min_size=args.min_size, max_size=args.max_size,
-                    layer=args.layer, device=device_of(args))
+                    nan_policy=args.nan_policy, layer=args.layer, device=device_of(args))
     return finish(args, scores, "ssGSEA", read, t0)

@@ -5,21 +5,39 @@
 # A parameter object: the expression and gene sets as GSVA 2 checks them at construction,
 # and the method's arguments.
 gsva_method_param <- function(class, exprData, geneSets, assay, annotation, minSize,
-                              maxSize, method_args) {
+                              maxSize, method_args, checkNA = "no", use = "everything") {
   if (!is.null(annotation))
     stop("annotation: oclstat matches gene sets to the data's row names as they are; map ",
          "the identifiers first (annotation = NULL)", call. = FALSE)
   if (methods::is(exprData, "SummarizedExperiment") && length(assay) == 1 && is.na(assay))
     assay <- SummarizedExperiment::assayNames(exprData)[1]          # GSVA 2: the first
-  expression_matrix(exprData, assay)                                 # checked here, as GSVA
+  m <- expression_matrix(exprData, assay)                            # checked here, as GSVA
   structure(list(exprData = exprData, geneSets = gene_set_list(geneSets), assay = assay,
-                 minSize = minSize, maxSize = maxSize, args = method_args),
+                 minSize = minSize, maxSize = maxSize, args = method_args,
+                 na = na_check(exprData, m, checkNA, use)),
             class = c(class, "GsvaMethodParam"))
+}
+
+# GSVA 2's check for missing values at construction (its .check_for_na_values): with
+# checkNA = "auto" a matrix, ExpressionSet or SummarizedExperiment is checked and other
+# containers are not; NA refused with use = "all.obs", else GSVA 2's note of what follows.
+na_check <- function(exprData, m, checkNA, use) {
+  checked <- switch(checkNA, yes = TRUE, no = FALSE,
+                    any(class(exprData) %in% c("matrix", "ExpressionSet",
+                                               "SummarizedExperiment")))
+  any_na <- checked && anyNA(if (methods::is(m, "dgCMatrix")) m@x else m)
+  if (any_na) {
+    if (use == "all.obs") stop("Input expression data has NA values.", call. = FALSE)
+    message("! Input expression data has NA values, which will be ",
+            if (use == "everything") "propagated through" else "discarded from",
+            " calculations.")
+  }
+  list(checked = checked, any = any_na, use = use)
 }
 
 #' GSVA 2's parameter objects: the GSVA, ssGSEA, PLAGE and z-score methods
 #'
-#' The constructors of GSVA 2's interface, with its arguments and defaults: \code{gsva(gsvaParam(exprData, geneSets))} runs as written and gives GSVA 2's scores, the work on the OpenCL device. \code{exprData}: a matrix, \code{dgCMatrix}, \code{DelayedMatrix}, \code{SummarizedExperiment} or \code{SingleCellExperiment} (\code{assay}: NA is the first); \code{geneSets}: a named list, a \code{GeneSetCollection} or a GMT file's path. As GSVA 2, a \code{dgCMatrix}'s genes whose non-zero values are all equal are left out, and z-score and PLAGE scale its non-zero values only. \code{kcdf = "auto"} chooses as GSVA 2: the direct estimate ("none") from \code{kcdfNoneMinSampleSize} samples on (for a \code{dgCMatrix}: that many non-zero values per gene on average), else Poisson for integer counts, else Gaussian. \code{sparse = TRUE} (the default) on a \code{dgCMatrix} is GSVA 2's sparse algorithm: each gene's CDF from its non-zero values alone, each sample's zeros ranked below its non-zero values (with the Poisson kernel, genes whose estimates agree to the last bits may change places with GSVA 2's, whose R \code{ppois} rounds differently from scipy's). Not in oclstat: missing values (\code{checkNA}, \code{use}: data with NA are refused) and \code{annotation} (must be NULL).
+#' The constructors of GSVA 2's interface, with its arguments and defaults: \code{gsva(gsvaParam(exprData, geneSets))} runs as written and gives GSVA 2's scores, the work on the OpenCL device. \code{exprData}: a matrix, \code{dgCMatrix}, \code{DelayedMatrix}, \code{SummarizedExperiment} or \code{SingleCellExperiment} (\code{assay}: NA is the first); \code{geneSets}: a named list, a \code{GeneSetCollection} or a GMT file's path. As GSVA 2, a \code{dgCMatrix}'s genes whose non-zero values are all equal are left out, and z-score and PLAGE scale its non-zero values only. \code{kcdf = "auto"} chooses as GSVA 2: the direct estimate ("none") from \code{kcdfNoneMinSampleSize} samples on (for a \code{dgCMatrix}: that many non-zero values per gene on average), else Poisson for integer counts, else Gaussian. \code{sparse = TRUE} (the default) on a \code{dgCMatrix} is GSVA 2's sparse algorithm: each gene's CDF from its non-zero values alone, each sample's zeros ranked below its non-zero values (with the Poisson kernel, genes whose estimates agree to the last bits may change places with GSVA 2's, whose R \code{ppois} rounds differently from scipy's). Missing values as GSVA 2 finds them (\code{checkNA}: "auto" checks a matrix, ExpressionSet or SummarizedExperiment) and scores them in ssGSEA (\code{use}: "everything", a set with a missing member scores NA in that sample; "na.rm", each sample and set over the genes with a value; "all.obs", refused); \code{gsvaParam} refuses data with NA. Not in oclstat: \code{annotation} (must be NULL).
 #' @param exprData expression data, genes x samples, gene names as row names.
 #' @param geneSets gene sets.
 #' @param assay the assay of a SummarizedExperiment or SingleCellExperiment (NA: the first).
@@ -31,7 +49,7 @@ gsva_method_param <- function(class, exprData, geneSets, assay, annotation, minS
 #' @param maxDiff the sum of the largest positive and negative excursions (TRUE) or the larger one.
 #' @param absRanking with \code{maxDiff}: the positive minus the negative excursion.
 #' @param sparse GSVA 2's sparse algorithm for a dgCMatrix (TRUE) or the classical one (FALSE); a dense matrix takes the classical one.
-#' @param checkNA,use GSVA 2's handling of missing values (oclstat refuses data with NA).
+#' @param checkNA,use GSVA 2's handling of missing values: whether to look for them, and what ssGSEA does with them (the GSVA method refuses them).
 #' @param alpha ssGSEA's rank weight.
 #' @param normalize divide the ssGSEA scores by their range.
 #' @return A parameter object for \code{gsva()}.
@@ -50,12 +68,16 @@ gsvaParam <- function(exprData, geneSets, assay = NA_character_, annotation = NU
                       absRanking = FALSE, sparse = TRUE, checkNA = c("auto", "yes", "no"),
                       use = c("everything", "all.obs", "na.rm")) {
   kcdf <- match.arg(kcdf)
-  match.arg(checkNA)
-  match.arg(use)
-  gsva_method_param("gsvaParam", exprData, geneSets, assay, annotation, minSize, maxSize,
-                    list(kcdf = kcdf, kcdfNoneMinSampleSize = as.integer(kcdfNoneMinSampleSize),
-                         tau = tau, maxDiff = isTRUE(maxDiff),
-                         absRanking = isTRUE(absRanking), sparse = isTRUE(sparse)))
+  p <- gsva_method_param("gsvaParam", exprData, geneSets, assay, annotation, minSize, maxSize,
+                         list(kcdf = kcdf,
+                              kcdfNoneMinSampleSize = as.integer(kcdfNoneMinSampleSize),
+                              tau = tau, maxDiff = isTRUE(maxDiff),
+                              absRanking = isTRUE(absRanking), sparse = isTRUE(sparse)),
+                         match.arg(checkNA), match.arg(use))
+  if (p$na$any)
+    stop("exprData has NA values: oclstat's GSVA method does not score missing values ",
+         "(use = \"", p$na$use, "\"); ssgseaParam() does, or remove them first", call. = FALSE)
+  p
 }
 
 #' @rdname gsvaParam
@@ -64,10 +86,9 @@ ssgseaParam <- function(exprData, geneSets, assay = NA_character_, annotation = 
                         minSize = 1, maxSize = Inf, alpha = 0.25, normalize = TRUE,
                         checkNA = c("auto", "yes", "no"),
                         use = c("everything", "all.obs", "na.rm")) {
-  match.arg(checkNA)
-  match.arg(use)
   gsva_method_param("ssgseaParam", exprData, geneSets, assay, annotation, minSize, maxSize,
-                    list(alpha = alpha, normalize = isTRUE(normalize)))
+                    list(alpha = alpha, normalize = isTRUE(normalize)), match.arg(checkNA),
+                    match.arg(use))
 }
 
 #' @rdname gsvaParam
@@ -160,7 +181,13 @@ gsva <- function(param, verbose = TRUE, BPPARAM = NULL) {
   }
   # PLAGE needs two genes a set (a one-gene set's svd is no score per sample)
   min_size <- if (method == "plageParam") max(2, param$minSize) else param$minSize
-  args <- gsva_args(m, param$geneSets, min_size, param$maxSize, NA)
+  # missing values found at construction: ssGSEA scores them as GSVA 2's use = says
+  use <- if (isTRUE(param$na$any)) param$na$use else "all.obs"
+  if (method == "ssgseaParam" && use == "all.obs" && a$normalize && anyNA(m))
+    stop("Cannot calculate normalizing factor for the enrichment scores in ssGSEA, likely ",
+         "due to NA values in the input expression data (GSVA 2's error: checkNA = \"",
+         "no\" left them unchecked).", call. = FALSE)
+  args <- gsva_args(m, param$geneSets, min_size, param$maxSize, NA, na = use != "all.obs")
   attr(args, "container") <- param$exprData
   if (method == "gsvaParam") {
     kcdf <- if (a$kcdf == "auto") auto_kcdf(m, a$kcdfNoneMinSampleSize) else a$kcdf
@@ -172,7 +199,8 @@ gsva <- function(param, verbose = TRUE, BPPARAM = NULL) {
         "GSVA dense (classical) algorithm")
   }
   extra <- switch(method,
-    ssgseaParam = list(tau = as.double(a$alpha), ssgsea.norm = a$normalize, flavor = "gsva"),
+    ssgseaParam = list(tau = as.double(a$alpha), ssgsea.norm = a$normalize, flavor = "gsva",
+                       use = use),
     gsvaParam = list(kcdf = kcdf,
                      abs.ranking = a$absRanking, tau = as.double(a$tau), mx.diff = a$maxDiff,
                      tabulated = TRUE, sparse = methods::is(m, "dgCMatrix") && a$sparse),

@@ -72,7 +72,7 @@ data_address <- function(x) .Call(oclstat_address, x)
 # R array -> numpy array, in memory (one copy, column-major kept), with its names: a matrix
 # with dimnames becomes a pandas DataFrame, a named vector a pandas Series (oclstat aligns
 # them by label).
-to_py_array <- function(x, what = "x", integer = FALSE) {
+to_py_array <- function(x, what = "x", integer = FALSE, na = FALSE) {
   if (is.data.frame(x)) {
     bad <- names(x)[!vapply(x, is.numeric, logical(1))]
     if (length(bad)) stop(what, " must be numeric; column(s) ", paste(bad, collapse = ", "),
@@ -83,7 +83,8 @@ to_py_array <- function(x, what = "x", integer = FALSE) {
   }
   if (!is.numeric(x) && !is.logical(x)) stop(what, " must be numeric, got ", class(x)[1],
                                              call. = FALSE)
-  if (anyNA(x)) stop(what, " must not contain NA", call. = FALSE)
+  if (!na && anyNA(x)) stop(what, " must not contain NA", call. = FALSE)
+  if (na && !integer && anyNA(x)) storage.mode(x) <- "double"      # NA: numpy's NaN
   shape <- if (is.null(dim(x))) length(x) else dim(x)
   dn <- dimnames(x)
   kind <- if (integer) "integer" else "double"

@@ -63,13 +63,13 @@ gene_set_list <- function(gset.idx.list) {
 
 # Checks of GSVA's expression and gene-set arguments, shared by the GSVA methods' functions:
 # the arguments for Python, and what wrap_scores() needs to return the caller's container.
-gsva_args <- function(expr, gset.idx.list, min.sz, max.sz, assay) {
+gsva_args <- function(expr, gset.idx.list, min.sz, max.sz, assay, na = FALSE) {
   m <- expression_matrix(expr, assay)
   sets <- gene_set_list(gset.idx.list)
   if (!is.numeric(max.sz) || length(max.sz) != 1 || is.na(max.sz))
     stop("max.sz must be one number (Inf: no limit)", call. = FALSE)
   args <- list(expr = if (methods::is(m, "dgCMatrix")) to_py_sparse(m, "expr") else
-                 to_py_array(m, "expr"),
+                 to_py_array(m, "expr", na = na),
                gset.idx.list = reticulate::dict(lapply(sets, as.list)),
                min.sz = py_int(min.sz, "min.sz", minimum = 1),
                max.sz = if (is.infinite(max.sz)) NULL else py_int(max.sz, "max.sz", minimum = 1))
@@ -122,21 +122,27 @@ run_gsva_method <- function(name, args, extra = list(), gene_sets_attribute = FA
 #' @param min.sz,max.sz sets with fewer or more genes of \code{expr} are left out.
 #' @param parallel.sz,verbose accepted for GSVA's calls (ignored).
 #' @param assay the assay of a SummarizedExperiment or SingleCellExperiment (NA: the first, as GSVA 2).
+#' @param use missing values in a dense \code{expr}, as GSVA 2's \code{ssgseaParam(use =)}: refused ("all.obs", the default here, as GSVA 1.46), a set with a missing member scores NA in that sample ("everything"), or each sample and set scored over the genes with a value ("na.rm").
 #' @return GSVA's matrix, gene sets x samples; for a SummarizedExperiment or SingleCellExperiment, one of its class as GSVA 2 returns it (assay "es", the samples' colData, rowData column "gs" with each set's genes in the data).
 #' @examples
 #' if (oclstat_available()) {
 #'   x <- matrix(rnorm(2000), 200, dimnames = list(paste0("g", 1:200), paste0("s", 1:10)))
 #'   x[1:20, 1:5] <- x[1:20, 1:5] + 2
 #'   ssgseaGpu(x, list(up = paste0("g", 1:20), other = paste0("g", 50:90)))
+#'   x[3, 2] <- NA
+#'   ssgseaGpu(x, list(up = paste0("g", 1:20)), use = "na.rm")
 #' }
 #' @export
 ssgseaGpu <- function(expr, gset.idx.list, tau = 0.25, ssgsea.norm = TRUE,
                       flavor = c("gsva", "gseapy"), min.sz = 1, max.sz = Inf,
-                      parallel.sz = 1L, verbose = TRUE, assay = NA_character_) {
+                      parallel.sz = 1L, verbose = TRUE, assay = NA_character_,
+                      use = c("all.obs", "everything", "na.rm")) {
   flavor <- match.arg(flavor)
-  args <- gsva_args(expr, gset.idx.list, min.sz, max.sz, assay)
+  use <- match.arg(use)
+  args <- gsva_args(expr, gset.idx.list, min.sz, max.sz, assay, na = use != "all.obs")
   run_gsva_method("ssgseaGpu", args, list(tau = as.double(tau),
-                                          ssgsea.norm = isTRUE(ssgsea.norm), flavor = flavor))
+                                          ssgsea.norm = isTRUE(ssgsea.norm), flavor = flavor,
+                                          use = use))
 }
 
 #' Gene set variation analysis on the device, as GSVA

@@ -62,3 +62,48 @@ test_that("gsva(param, verbose = TRUE) says what it inferred, as GSVA 2 says it"
   expect_match(said(zscoreParam(se, d$sets)), "assay 'a' of the SummarizedExperiment")
   expect_length(testthat::capture_messages(gsva(gsvaParam(sp, d$sets), verbose = FALSE)), 0)
 })
+
+# Missing values: GSVA 2's own ssgsea() on the same calls, frozen in gsva2_na_reference.csv
+# by tests/data/make_gsva2_na_reference.py (the input beside it).
+gsva2_na_inputs <- function() {
+  x <- as.matrix(utils::read.csv(test_path("gsva2_na_input.csv"), row.names = 1))
+  g <- rownames(x)
+  list(x = x, sets = list(up = g[1:15], mid = g[10:40], big = g[50:100], six = g[101:106],
+                          three = c("G40", "G41", "G42"), one = c("nope", "G2")))
+}
+
+test_that("ssgseaParam(use =) scores missing values as GSVA 2's ssgsea()", {
+  skip_without_python()
+  ref <- utils::read.csv(test_path("gsva2_na_reference.csv"), stringsAsFactors = FALSE)
+  d <- gsva2_na_inputs()
+  for (k in unique(ref$case)) {
+    want <- ref[ref$case == k, ]
+    p <- want[1, ]
+    es <- suppressMessages(suppressWarnings(gsva(ssgseaParam(
+      d$x, d$sets, minSize = p$min_size, alpha = p$alpha, normalize = p$normalize,
+      use = p$use), verbose = FALSE)))
+    expect_identical(paste(rep(rownames(es), ncol(es)), rep(colnames(es), each = nrow(es))),
+                     paste(want$set, want$sample), label = k)
+    expect_identical(is.na(as.vector(es)), is.na(want$score), label = k)
+    expect_equal(as.vector(es), want$score, tolerance = 1e-12, label = k)
+  }
+})
+
+test_that("missing values: GSVA 2's notes, its refusals, and the GSVA method's refusal", {
+  skip_without_python()
+  d <- gsva2_na_inputs()
+  expect_message(ssgseaParam(d$x, d$sets), "propagated through calculations")
+  expect_message(ssgseaParam(d$x, d$sets, use = "na.rm"), "discarded from calculations")
+  expect_error(ssgseaParam(d$x, d$sets, use = "all.obs"), "Input expression data has NA")
+  expect_error(suppressMessages(gsvaParam(d$x, d$sets)), "does not score missing values")
+  expect_error(gsva(ssgseaParam(d$x, d$sets, checkNA = "no"), verbose = FALSE),
+               "Cannot calculate normalizing factor")
+  expect_error(gsva(zscoreParam(d$x, d$sets), verbose = FALSE), "must not contain NA")
+  es <- expect_warning(suppressMessages(gsva(ssgseaParam(d$x, d$sets, use = "na.rm"),
+                                             verbose = FALSE)), "fewer than 1 genes")
+  attr(es, "geneSets") <- NULL
+  # GSVA 1.46's call with GSVA 2's use =: the same scores
+  expect_equal(suppressWarnings(ssgseaGpu(d$x, d$sets, use = "na.rm")), es, tolerance = 0)
+  expect_error(ssgseaGpu(d$x, d$sets), "must not contain NA")
+  expect_error(ssgseaGpu(d$x, d$sets, use = "omit"), "should be one of")
+})
