@@ -63,13 +63,12 @@ def _run_rcont2(rt, margins: list[_Margins], thresholds: np.ndarray, n_resamples
             group //= 2
     col_local = rt.local_memory(4 * nc_max * (group or 1))
 
-    states, user_streams = stream_buffer(rt, n_items, seed=seed, streams=streams)
+    states, user_streams, d_counts = _count_buffers(rt, n_items, seed, streams)
     d_dims = rt.to_device(dims, writable=False)
     d_rows = rt.to_device(rows, writable=False)
     d_cols = rt.to_device(cols, writable=False)
     d_logfact = rt.to_device(logfact, writable=False)
     d_threshold = rt.to_device(np.ascontiguousarray(thresholds, dtype=np.int64), writable=False)
-    d_counts = rt.to_device(np.zeros(n_items, dtype=_U64))
     spill = rt.empty(n_items * nc_max * 4) if nc_max > 64 else rt.empty(4)
     scale = dtype.type(2.0**-bits)
 
@@ -88,38 +87,62 @@ def _run_rcont2(rt, margins: list[_Margins], thresholds: np.ndarray, n_resamples
     d_tables = rt.empty(max_rounds * per_table * cells * 4) if store_tables else rt.empty(4)
     store = _U32((1 if store_stats else 0) | (2 if store_tables else 0))
 
+    def launch(round0, n_rounds, b0, b1):
+        rt.launch(kernel, n_items, states, _U64(n_items), _U64(per_table),
+                  _U64(n_resamples), _U64(round0), _U64(n_rounds), d_dims,
+                  _U64(nr_max), d_rows, d_cols, d_logfact, scale, d_threshold, d_counts,
+                  store, d_stats, d_tables, spill, col_local, local_size=group)
+        if store_stats:
+            chunk = np.empty((k, n_rounds * per_table), dtype=np.int64)
+            rt.read(d_stats, chunk)
+            stats[:, b0:b1] = chunk[:, : b1 - b0]
+        if store_tables:
+            chunk = np.empty((n_rounds * per_table, cells), dtype=_U32)
+            rt.read(d_tables, chunk)
+            tables[b0:b1] = chunk[: b1 - b0]
+        rt.finish()
+
+    _adaptive_rounds(launch, n_resamples, per_table, max_rounds, progress, desc)
+    return _count_totals(rt, d_counts, user_streams, k, per_table), stats, tables
+
+
+def _count_buffers(rt, n_items: int, seed, streams):
+    """``(states, user_streams, counts)``: the streams of ``n_items`` work-items (from the
+    seed, or the caller's streams, whose state moves on) and their zeroed 64-bit counts."""
+    states, user_streams = stream_buffer(rt, n_items, seed=seed, streams=streams)
+    return states, user_streams, rt.to_device(np.zeros(n_items, dtype=_U64))
+
+
+def _count_totals(rt, d_counts, user_streams, k: int, per_table: int) -> np.ndarray:
+    """Each table's count over its ``per_table`` streams (and the caller's streams told that
+    their state moved on on the device)."""
+    counts = np.empty(k * per_table, dtype=_U64)
+    rt.read(d_counts, counts)
+    if user_streams is not None:
+        user_streams._device_changed()
+    return counts.reshape(k, per_table).sum(axis=1).astype(np.int64)
+
+
+def _adaptive_rounds(launch, n_resamples: int, per_table: int, max_rounds: int, progress,
+                     desc: str) -> None:
+    """Every round of ``per_table`` resamples through ``launch(round0, n_rounds, b0, b1)``
+    (resamples b0..b1; it returns once they are done), in launches that grow toward
+    _TARGET_LAUNCH_S seconds each (at most ``max_rounds``; the results do not depend on
+    them), with progress counted in resamples."""
+    total_rounds = -(-n_resamples // per_table)
     round0, rounds = 0, 1
     with Progress(n_resamples, desc=desc, enabled=progress) as bar:
         while round0 < total_rounds:
             n_rounds = min(rounds, total_rounds - round0, max_rounds)
-            t0 = time.perf_counter()
-            rt.launch(kernel, n_items, states, _U64(n_items), _U64(per_table),
-                      _U64(n_resamples), _U64(round0), _U64(n_rounds), d_dims,
-                      _U64(nr_max), d_rows, d_cols, d_logfact, scale, d_threshold, d_counts,
-                      store, d_stats, d_tables, spill, col_local, local_size=group)
             b0 = round0 * per_table
             b1 = min(n_resamples, (round0 + n_rounds) * per_table)
-            if store_stats:
-                chunk = np.empty((k, n_rounds * per_table), dtype=np.int64)
-                rt.read(d_stats, chunk)
-                stats[:, b0:b1] = chunk[:, : b1 - b0]
-            if store_tables:
-                chunk = np.empty((n_rounds * per_table, cells), dtype=_U32)
-                rt.read(d_tables, chunk)
-                tables[b0:b1] = chunk[: b1 - b0]
-            rt.finish()
+            t0 = time.perf_counter()
+            launch(round0, n_rounds, b0, b1)
             elapsed = time.perf_counter() - t0
             round0 += n_rounds
             bar.update(b1 - b0)
-            # Launch lengths adapt to the device (results do not depend on them).
             grow = _TARGET_LAUNCH_S / max(elapsed, 1e-4)
             rounds = max(1, min(rounds * 8, int(n_rounds * grow)))
-
-    counts = np.empty(n_items, dtype=_U64)
-    rt.read(d_counts, counts)
-    if user_streams is not None:
-        user_streams._device_changed()
-    return counts.reshape(k, per_table).sum(axis=1).astype(np.int64), stats, tables
 
 
 def _lanes(rt, dtype, nc_max: int, store: bool) -> int:
@@ -141,30 +164,17 @@ def _run_lanes(rt, lanes: int, defines: dict, dims, rows, cols, thresholds, logf
     per_item = -(-per_table // lanes)
     n_work = k * per_item
     kernel = rt.kernel("fisher.cl", "rcont2_count_lanes", {**defines, "LANES": str(lanes)})
-    states, user_streams = stream_buffer(rt, n_items, seed=seed, streams=streams)
+    states, user_streams, d_counts = _count_buffers(rt, n_items, seed, streams)
     args = (rt.to_device(dims, writable=False), _U64(rows.shape[1]),
             rt.to_device(rows, writable=False), rt.to_device(cols, writable=False),
             rt.to_device(logfact, writable=False), dtype.type(2.0**-bits),
             rt.to_device(np.ascontiguousarray(thresholds, dtype=np.int64), writable=False))
-    d_counts = rt.to_device(np.zeros(n_items, dtype=_U64))
+
+    def launch(round0, n_rounds, b0, b1):
+        rt.launch(kernel, n_work, states, _U64(per_table), _U64(per_item), _U64(n_work),
+                  _U64(n_resamples), _U64(round0), _U64(n_rounds), *args, d_counts)
+        rt.finish()
+
     total_rounds = -(-n_resamples // per_table)
-    round0, rounds = 0, 1
-    with Progress(n_resamples, desc=desc, enabled=progress) as bar:
-        while round0 < total_rounds:
-            n_rounds = min(rounds, total_rounds - round0)
-            t0 = time.perf_counter()
-            rt.launch(kernel, n_work, states, _U64(per_table), _U64(per_item), _U64(n_work),
-                      _U64(n_resamples), _U64(round0), _U64(n_rounds), *args, d_counts)
-            rt.finish()
-            elapsed = time.perf_counter() - t0
-            b0 = round0 * per_table
-            b1 = min(n_resamples, (round0 + n_rounds) * per_table)
-            round0 += n_rounds
-            bar.update(b1 - b0)
-            grow = _TARGET_LAUNCH_S / max(elapsed, 1e-4)
-            rounds = max(1, min(rounds * 8, int(n_rounds * grow)))
-    counts = np.empty(n_items, dtype=_U64)
-    rt.read(d_counts, counts)
-    if user_streams is not None:
-        user_streams._device_changed()
-    return counts.reshape(k, per_table).sum(axis=1).astype(np.int64), None, None
+    _adaptive_rounds(launch, n_resamples, per_table, total_rounds, progress, desc)
+    return _count_totals(rt, d_counts, user_streams, k, per_table), None, None
