@@ -22,10 +22,10 @@ EPI_THREADS = 64
 EPI_NONE = 0xFFFF
 TC_THREADS = 128
 TC_KCHUNK = 16
-#: Blocks of the tensor-core search per SM that its registers must allow (launch bounds): 6
-#: holds it to 80 registers on sm_90, the fastest of 1, 5, 6 and 8 on an H100
-#: (benchmarks/RESULTS.md, 2026-11-28).
-TC_MIN_BLOCKS = 6
+#: Blocks of the tensor-core search per SM that its registers must allow (launch bounds): 4
+#: (126 registers on sm_90, no spill) with the scoring's two classes in one word; 5 and 6
+#: spill and ran 2-4% slower on an H100 (benchmarks/RESULTS.md, 2026-11-28).
+TC_MIN_BLOCKS = 4
 #: Bit-vector search in the GPU schedule: lane blocks of EPI_LANES work-items score consecutive
 #: combinations (coalesced loads); each work-item then steps EPI_LANES combinations on.
 EPI_LANES = 32
