@@ -112,7 +112,11 @@ def b1_peak_ops():
     return mma * 2 * 16 * 8 * 256 / elapsed
 
 
-def tensor_rows(sizes, gpu_rt):
+def tensor_rows(sizes, gpu_rt, builds=("",)):
+    """The tensor-core searches, once per build: "" the package's kernel, else its defines
+    changed (``TC_MIN_BLOCKS=6 EPI_PS_USHORT=`` style; an empty value drops a define), each
+    build checked against the OpenCL search before it is timed, all in one process."""
+    from oclstat._epistasis import cuda
     from oclstat._epistasis.cuda import available
 
     ok, why = available()
@@ -120,23 +124,39 @@ def tensor_rows(sizes, gpu_rt):
         print(f"# CUDA tensor-core path not measured: {why}")
         return []
     g, y = generate(48, 6000, seed=9)
-    same = oclstat.epistasis(g, y, order=4, top=50, backend="cuda").table.equals(
-        oclstat.epistasis(g, y, order=4, top=50, backend="opencl", device=[gpu_rt]).table)
-    print(f"# CUDA == OpenCL (order 4, 48 SNPs x 6000, top 50): {same}")
+    want = oclstat.epistasis(g, y, order=4, top=50, backend="opencl", device=[gpu_rt]).table
     peak = b1_peak_ops()
     print(f"# b1 AND+POPC mma.sync peak measured: {peak / 1e12:.0f} TOPS")
+    package_options = cuda.compile_options
     rows = []
-    for k, m, n in sizes:
-        gk, yk = generate(m, n, seed=k)
-        oclstat.epistasis(gk[:k + 2], yk, order=k, backend="cuda")
-        t0 = time.perf_counter()
-        oclstat.epistasis(gk, yk, order=k, top=20, backend="cuda")
-        t = time.perf_counter() - t0
-        ops = math.comb(m, k) * n * 2**k * 2
-        rows.append({"search": f"CUDA tensor order {k}, {m} SNPs x {n}", "oclstat s": f"{t:.2f}",
-                     "PLINK 1.9 --fast-epistasis s": "", "PLINK/oclstat": "",
-                     "oclstat tera comb*samples/s": f"{throughput(m, k, n, t):.2f}",
-                     "of b1 peak": f"{ops / t / peak:.1%}"})
+    try:
+        for build in builds:
+            change = dict(item.split("=", 1) for item in build.split())
+
+            def options(defines, change=change):
+                d = {k: v for k, v in {**defines, **change}.items() if v != ""}
+                return package_options(d)
+            cuda.compile_options = options
+            cuda._modules.clear()
+            cuda._checked.clear()
+            same = oclstat.epistasis(g, y, order=4, top=50, backend="cuda").table.equals(want)
+            print(f"# build {build or '(the package)'}: CUDA == OpenCL (order 4, 48 SNPs x "
+                  f"6000, top 50): {same}")
+            for k, m, n in sizes:
+                gk, yk = generate(m, n, seed=k)
+                oclstat.epistasis(gk[:k + 2], yk, order=k, backend="cuda")
+                t0 = time.perf_counter()
+                oclstat.epistasis(gk, yk, order=k, top=20, backend="cuda")
+                t = time.perf_counter() - t0
+                ops = math.comb(m, k) * n * 2**k * 2
+                rows.append({"search": f"CUDA tensor order {k}, {m} SNPs x {n}"
+                             + (f" [{build}]" if build else ""), "oclstat s": f"{t:.2f}",
+                             "PLINK 1.9 --fast-epistasis s": "", "PLINK/oclstat": "",
+                             "oclstat tera comb*samples/s": f"{throughput(m, k, n, t):.2f}",
+                             "of b1 peak": f"{ops / t / peak:.1%}"})
+    finally:
+        cuda.compile_options = package_options
+        cuda._modules.clear()
     return rows
 
 
@@ -160,6 +180,10 @@ def main(argv=None):
                          "3:1024:16384,4:512:65536 on a GPU)")
     ap.add_argument("--tensor", default="4:512:131072,4:1024:131072",
                     help="CUDA tensor-core searches, order:SNPs:samples, comma-separated")
+    ap.add_argument("--tensor-builds", default="",
+                    help="tensor-core kernel builds to compare in one process, separated by "
+                         "';', each a list of DEFINE=VALUE (e.g. 'TC_MIN_BLOCKS=6;"
+                         "TC_MIN_BLOCKS=4'); the package's build is always measured first")
     ap.add_argument("--tiles", default="",
                     help="OpenCL tiled searches (the tensor-core path's OpenCL twin), "
                          "order:SNPs:samples, comma-separated")
@@ -213,7 +237,8 @@ def main(argv=None):
                      "oclstat tera comb*samples/s": f"{throughput(m, k, n, t):.4f}"})
     if not rt.is_cpu:
         sizes = _sizes(args.tensor)
-        rows += tensor_rows(sizes, rt)
+        builds = ["", *(b.strip() for b in args.tensor_builds.split(";") if b.strip())]
+        rows += tensor_rows(sizes, rt, builds)
     cols = list(dict.fromkeys(c for r in rows for c in r))
     print(table(rows, cols))
     print("# targets: H100 OpenCL order 4, 512 SNPs x 65,536 samples >= 5 (Titan RTX non-tensor "
