@@ -123,13 +123,14 @@ def _count_totals(rt, d_counts, user_streams, k: int, per_table: int) -> np.ndar
     return counts.reshape(k, per_table).sum(axis=1).astype(np.int64)
 
 
-def _adaptive_rounds(launch, n_resamples: int, per_table: int, max_rounds: int, progress,
-                     desc: str) -> None:
+def _adaptive_rounds(launch, n_resamples: int, per_table: int, max_rounds: int | None,
+                     progress, desc: str) -> None:
     """Every round of ``per_table`` resamples through ``launch(round0, n_rounds, b0, b1)``
     (resamples b0..b1; it returns once they are done), in launches that grow toward
-    _TARGET_LAUNCH_S seconds each (at most ``max_rounds``; the results do not depend on
-    them), with progress counted in resamples."""
+    _TARGET_LAUNCH_S seconds each (at most ``max_rounds``, None: no bound; the results do
+    not depend on them), with progress counted in resamples."""
     total_rounds = -(-n_resamples // per_table)
+    max_rounds = total_rounds if max_rounds is None else max_rounds
     round0, rounds = 0, 1
     with Progress(n_resamples, desc=desc, enabled=progress) as bar:
         while round0 < total_rounds:
@@ -175,6 +176,5 @@ def _run_lanes(rt, lanes: int, defines: dict, dims, rows, cols, thresholds, logf
                   _U64(n_resamples), _U64(round0), _U64(n_rounds), *args, d_counts)
         rt.finish()
 
-    total_rounds = -(-n_resamples // per_table)
-    _adaptive_rounds(launch, n_resamples, per_table, total_rounds, progress, desc)
+    _adaptive_rounds(launch, n_resamples, per_table, None, progress, desc)
     return _count_totals(rt, d_counts, user_streams, k, per_table), None, None

@@ -287,11 +287,13 @@ def _normalize_by_range(out: np.ndarray, missing: bool) -> None:
     """ssGSEA's normalisation in place (no second sets x cells copy): divided by the range of
     all scores, of those that are not NaN where values were missing (GSVA 2's
     ``range(es, na.rm = TRUE)``)."""
-    lo, hi = (np.nanmin(out), np.nanmax(out)) if missing and not np.isnan(out).all() else \
-        (out.min(), out.max())
-    if missing and not np.isfinite(hi - lo):
+    if not missing:
+        lo, hi = out.min(), out.max()
+    elif np.isnan(out).all():
         raise ValueError("cannot normalise the ssGSEA scores: every score is NaN (missing "
                          "values everywhere); use normalize=False")
+    else:
+        lo, hi = np.nanmin(out), np.nanmax(out)
     with np.errstate(divide="ignore", invalid="ignore"):
         out /= hi - lo
 

@@ -43,7 +43,7 @@ def ssgsea_with_missing(x: np.ndarray, sets: list, alpha: float, policy: str,
         m = int(present.sum())
         if m == 0:
             continue
-        # rows of the data -> rows among the present genes (-1: missing here)
+        # rows of the data -> rows among the present genes (read for present rows only)
         sub = np.cumsum(present) - 1
         pos, ranks = dense_positions(x[present, j:j + 1])
         weight = ssgsea_weight(ranks, alpha, "gsva")
