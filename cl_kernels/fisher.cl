@@ -135,9 +135,9 @@ __kernel void fisher_rcont2_count_lanes(__global uint *states, const ulong per_t
     const uint n_valid = (uint)((per_table - j0) < LANES ? per_table - j0 : LANES);
     mrg31k3p_lanes st;
     lanes_load(&st, states, s0, s0 + n_valid);
-    uint ids[LANES];
-    for (uint l = 0; l < LANES; l++) ids[l] = l;
-    const uintL lane = OCLSTAT_VLOAD_L(ids);
+    OCLSTAT_LANES_UNION(uint) ids;
+    for (uint l = 0; l < LANES; l++) ids.s[l] = l;
+    const uintL lane = ids.v;
 
     uintL left[NC_MAX];
     ulong count[LANES];
@@ -173,9 +173,9 @@ __kernel void fisher_rcont2_count_lanes(__global uint *states, const ulong per_t
         for (uint m = 0; m < nc; m++)
             stat += oclstat_logfact_lanes(logfact, OCLSTAT_AS_ULONGL(left[m]));
 
-        long s[LANES];
-        OCLSTAT_CAT(vstore, LANES)(stat, 0, s);
-        for (uint l = 0; l < n_active; l++) count[l] += (s[l] >= limit);
+        OCLSTAT_LANES_UNION(long) s;
+        s.v = stat;
+        for (uint l = 0; l < n_active; l++) count[l] += (s.s[l] >= limit);
     }
     for (uint l = 0; l < n_valid; l++) counts[s0 + l] += count[l];
     lanes_store(&st, states, s0, s0 + n_valid);

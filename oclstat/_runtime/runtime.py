@@ -213,14 +213,15 @@ class Runtime:
             return {"REAL": "float"}
         raise TypeError(f"dtype must be numpy.float32 or numpy.float64, got {dt}")
 
-    def lanes(self, dtype, register: bool = False) -> int:
+    def lanes(self, dtype, register: bool = False, registers: int = 1) -> int:
         """Items per work-item for kernels that run several in vector registers: 1 in a GPU
         schedule; on CPUs 256 bits' worth of ``dtype`` (4 doubles, 8 floats: the streams of
         ``lanes.clh``, where wider lanes are slower for uniform draws), or with ``register``
-        a whole vector register as the device's compiler targets it
+        ``registers`` whole vector registers as the device's compiler targets them
         (:attr:`DeviceInfo.simd_bytes`: 8 doubles with AVX-512), for lanes that do heavy
-        arithmetic per item (the fast pair test's logarithms and divisions); at most 16. The
-        environment variable ``OCLSTAT_LANES`` overrides both (1, 2, 4, 8 or 16)."""
+        arithmetic per item (the fast pair test's logarithms and divisions; two registers let
+        a core overlap two chains of long-latency divisions); at most 16. The environment
+        variable ``OCLSTAT_LANES`` overrides both (1, 2, 4, 8 or 16)."""
         env = os.environ.get("OCLSTAT_LANES", "").strip()
         if env:
             if env not in ("1", "2", "4", "8", "16"):
@@ -228,7 +229,7 @@ class Runtime:
             return int(env)
         if self.gpu_schedule:
             return 1
-        width = (self.info.simd_bytes or 32) if register else 32
+        width = (self.info.simd_bytes or 32) * max(1, int(registers)) if register else 32
         return max(1, min(16, width // np.dtype(dtype).itemsize))
 
     def max_items(self, bytes_per_item: int, fraction: float = 0.5) -> int:
