@@ -252,7 +252,11 @@ ENTRIES: dict[str, Entry] = {
     "crossprod_batch": Entry(r="crossprodBatch", r_names={"a": "A", "b": "B", "d": "D"}),
     "gemm_batch": Entry(r="gemmBatch", r_names={"a": "A", "b": "B", "c": "C",
                                                "trans_a": "transA", "trans_b": "transB"}),
-    "matern_loglik": Entry(r="getProfLogL", r_names={"method": "reml", "boxcox": "boxcox"}),
+    "matern_loglik": Entry(r="getProfLogL",
+                           r_names={"coords": "data", "y": "formula", "X": "coordinates",
+                                    "method": "reml", "boxcox": "boxcox"},
+                           r_only=("type", "NparamPerIter", "gpuElementsOnly", "Nglobal",
+                                   "Nlocal", "NlocalCache", "verbose")),
     "fit_matern": Entry(
         cli="fit-matern", r="likfitLgmGpu",
         r_names={"coords": "data", "y": "formula", "params": "param",

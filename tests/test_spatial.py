@@ -194,6 +194,20 @@ def test_loglik_matches_an_independent_gls_likelihood(rt, data, method):
     assert {"loglik", "sigma2", "tau2", "beta[x2]", "se[x3]"} <= set(frame.columns)
 
 
+def test_the_gls_pieces_are_log_det_v_and_the_weighted_cross_products(rt, data):
+    """logdet and cross (gpuRandom's detVar and XVYXVX / ssqY) against numpy's slogdet and
+    BᵀV⁻¹B computed with a dense inverse."""
+    coords, y, X = data
+    res = oclstat.matern_loglik(coords, y, X, PARAMS, device=rt)
+    b = np.column_stack([X, y])
+    assert res.cross.shape == (len(PARAMS), b.shape[1], b.shape[1])
+    for i, p in enumerate(PARAMS):
+        v = correlation(coords, p)
+        assert res.logdet[i] == pytest.approx(np.linalg.slogdet(v)[1], rel=1e-11)
+        np.testing.assert_allclose(res.cross[i], b.T @ np.linalg.solve(v, b), rtol=1e-9,
+                                   atol=1e-9)
+
+
 def test_reml_is_the_restricted_likelihood_maximised_over_the_variance(rt, data):
     """REML against the restricted likelihood written out directly,
     -½[(n-p) log 2π + log|σ²V| + log|XᵀV⁻¹X/σ²| + rᵀV⁻¹r/σ²], maximised over σ² numerically

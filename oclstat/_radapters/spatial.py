@@ -49,14 +49,77 @@ def _frame(frame) -> RValue:
     return RValue(cols, "data.frame")
 
 
-@r_function("getProfLogL", "matern_loglik")
-def get_prof_logl(coords, y, X=None, params=None, reml=False, boxcox=None, *,
+@r_function("getProfLogL", "matern_loglik",
+            renamed={"data": "coords", "formula": "y", "coordinates": "X"})
+def get_prof_logl(coords, y, X=None, params=None, boxcox=None, type="double",
+                  NparamPerIter=None, gpuElementsOnly=False, reml=False, Nglobal=None,
+                  Nlocal=None, NlocalCache=None, verbose=False, *, gpurandom=False,
                   device=None):
+    """oclstat's table (one row per parameter set and response), or with ``gpurandom`` (the R
+    side evaluated gpuRandom's data/formula call into y and X) gpuRandom's list of pieces."""
     from .._spatial import matern_loglik
 
-    res = matern_loglik(coords, y, X, params, method="REML" if reml else "ML",
-                        boxcox=boxcox, device=device)
-    return _frame(res.to_frame())
+    method = "REML" if reml else "ML"
+    if not gpurandom:
+        res = matern_loglik(coords, y, X, params, method=method, boxcox=boxcox,
+                            device=device)
+        return _frame(res.to_frame())
+    return _gpurandom_prof_logl(coords, np.asarray(y, dtype=float).ravel(), X, params,
+                                boxcox, method, bool(gpuElementsOnly), device)
+
+
+def _gpurandom_boxcox(boxcox) -> tuple[np.ndarray, bool]:
+    """gpuRandom's order of the Box-Cox powers (1 first, then 0 when given, then the rest as
+    given) and whether 1 was asked for (else its column is dropped at the end)."""
+    lam = [float(v) for v in np.atleast_1d(np.asarray(1.0 if boxcox is None else boxcox,
+                                                      dtype=float))]
+    if not lam or not np.all(np.isfinite(lam)):
+        raise ValueError(f"boxcox must be finite numbers, got {lam}")
+    rest = [v for v in dict.fromkeys(lam) if v not in (0.0, 1.0)]
+    return np.array([1.0] + ([0.0] if 0.0 in lam else []) + rest), 1.0 in lam
+
+
+def _gpurandom_prof_logl(coords, y, X, params, boxcox, method, elements_only, device):
+    """gpuRandom's getProfLogL from log det V and BᵀV⁻¹B: the responses y (power 1, as
+    gpuRandom takes it), log y and (y^λ - 1)/λ share one factorisation per parameter set;
+    jacobian = -2 (λ - 1) Σ log y and, with N = Nobs and p = Ncov,
+    ML: -2 LogLik = N log(ssqResidual / N) + detVar + jacobian + N + N log 2π,
+    REML: -2 LogLik = (N - p) log(ssqResidual / (N - p)) + detVar + detReml + jacobian
+    + N log 2π + N - p."""
+    from .._spatial import matern_loglik
+
+    lam, has_one = _gpurandom_boxcox(boxcox)
+    if len(lam) > 1 and not np.all(y > 0):
+        raise ValueError("boxcox other than 1 needs a response > 0")
+    with np.errstate(divide="ignore", invalid="ignore"):
+        logs = np.log(y)
+    cols = [y if v == 1.0 else logs if v == 0.0 else np.expm1(v * logs) / v for v in lam]
+    res = matern_loglik(coords, np.column_stack(cols), X, params, method=method,
+                        device=device)
+    n, p, q = res.n, len(res.covariates), len(lam)
+    xvx, xvy = res.cross[:, :p, :p], res.cross[:, :p, p:]
+    ssq_y = np.diagonal(res.cross[:, p:, p:], axis1=1, axis2=2)
+    ssq_beta = np.einsum("mpq,mpq->mq", xvy, np.linalg.solve(xvx, xvy))
+    ssq_resid = ssq_y - ssq_beta
+    det_reml = np.linalg.slogdet(xvx)[1]
+    jac = np.where(lam == 1.0, 0.0, -2.0 * (lam - 1.0) * (logs.sum() if len(lam) > 1 else 0))
+    dof = n if method == "ML" else n - p
+    m2ll = (dof * np.log(ssq_resid / dof) + res.logdet[:, None] + jac[None, :]
+            + n * np.log(2.0 * np.pi) + dof)
+    if method == "REML":
+        m2ll = m2ll + det_reml[:, None]
+    xvyxvx = np.concatenate([xvy, xvx], axis=2).reshape(-1, q + p)
+    keep = slice(0 if has_one else 1, None)
+    names = Characters(f"boxcox{round(v, 3):g}" for v in lam[keep])
+    out = {"LogLik": RValue(-0.5 * m2ll[:, keep], attributes={
+        "dimnames": [None, names]})} if not elements_only else {}
+    out.update({"Infindex": np.zeros(0, dtype=np.int32), "Nobs": n, "Ncov": p,
+                "Ndata": q - (0 if has_one else 1), "Nparam": int(res.params.shape[0]),
+                "boxcox": lam[keep], "jacobian": jac[keep], "detVar": res.logdet,
+                "detReml": det_reml, "ssqY": ssq_y[:, keep],
+                "XVYXVX": np.concatenate([xvyxvx[:, :q][:, keep], xvyxvx[:, q:]], axis=1),
+                "ssqBetahat": ssq_beta[:, keep], "ssqResidual": ssq_resid[:, keep]})
+    return out
 
 
 @r_function("likfitLgmGpu", "fit_matern", renamed={"data": "coords", "formula": "y"})

@@ -80,7 +80,8 @@ def matern_loglik(coords, y, X=None, params=None, *, method: str = "ML", boxcox=
     Returns
     -------
     MaternLoglik
-        ``loglik``, ``sigma2`` (m, q), ``beta``, ``se`` (m, p, q); ``to_frame()`` the table.
+        ``loglik``, ``sigma2`` (m, q), ``beta``, ``se`` (m, p, q); ``to_frame()`` the table;
+        ``logdet`` (m,) and ``cross`` (m, p + q, p + q), log det V and BᵀV⁻¹B.
 
     Raises
     ------
@@ -142,7 +143,7 @@ def matern_loglik(coords, y, X=None, params=None, *, method: str = "ML", boxcox=
     n, k = data.X.shape
     loglik, beta, se, sigma2 = profile_gls(logdet, cross, n, k, method)
     return MaternLoglik(p, loglik + jac[None, :], beta, se, sigma2, method, n, responses,
-                        data.covariates, jac)
+                        data.covariates, jac, logdet, cross)
 
 
 class _Objective:

@@ -18,7 +18,10 @@ class MaternLoglik(Result):
 
     ``loglik``, ``sigma2`` (m, q); ``beta``, ``se`` (m, p, q); ``params`` (m, 5) in the columns
     of :data:`MODEL_COLUMNS`; ``tau2 = nugget * sigma2``; ``jacobian`` (q,) the Box-Cox
-    log-Jacobians already in ``loglik`` (zeros without Box-Cox)."""
+    log-Jacobians already in ``loglik`` (zeros without Box-Cox). The generalised least
+    squares' pieces everything above is made of: ``logdet`` (m,) log det V, V the correlation
+    matrix plus nugget I, and ``cross`` (m, p + q, p + q) BᵀV⁻¹B with B = [X, y] (the
+    responses as transformed), as gpuRandom's ``getProfLogL`` returns them."""
 
     params: np.ndarray
     loglik: np.ndarray
@@ -30,6 +33,8 @@ class MaternLoglik(Result):
     responses: tuple
     covariates: tuple
     jacobian: np.ndarray
+    logdet: np.ndarray
+    cross: np.ndarray
 
     @property
     def tau2(self) -> np.ndarray:

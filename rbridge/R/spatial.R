@@ -77,26 +77,75 @@ model_params <- function(params) {
 
 #' Profile log-likelihoods of a Matérn model for many parameter sets
 #'
-#' gpuRandom's getProfLogL: for every parameter set (range, shape, nugget = tau^2/sigma^2, anisoRatio, anisoAngleRadians; geostatsp's conventions) the log-likelihood of y = X beta + U + e with beta and sigma^2 profiled out (generalised least squares), the covariance built and factored on the device.
-#' @param coords n x 2 matrix of coordinates.
-#' @param y response vector, or n x q matrix of responses sharing the covariance.
-#' @param X n x p covariate matrix with the intercept column (default: intercept only).
-#' @param params data.frame or named list of parameter vectors (range and shape required).
+#' gpuRandom's getProfLogL: for every parameter set (range, shape, nugget = tau^2/sigma^2, anisoRatio, anisoAngleRadians or anisoAngleDegrees; geostatsp's conventions; a variance column is ignored, sigma^2 is profiled out) the log-likelihood of y = X beta + U + e with beta and sigma^2 profiled out (generalised least squares), the covariance built and factored on the device.
+#'
+#' gpuRandom's call \code{getProfLogL(data, formula, coordinates, params, boxcox, ...)} returns gpuRandom's list: \code{LogLik} (Nparam x Ndata, a column per Box-Cox power, 1 first, then 0, then the others; the column of 1 dropped when \code{boxcox} does not hold 1), the generalised least squares' pieces \code{detVar} (log det V, V the correlation matrix plus nugget I), \code{detReml} (log det X'V^-1 X), \code{ssqY} (Y'V^-1 Y), \code{XVYXVX} (Nparam Ncov rows: X'V^-1 Y beside X'V^-1 X), \code{ssqBetahat}, \code{ssqResidual}, \code{jacobian} (-2 (lambda - 1) sum(log y)), and \code{paramsRenew}, \code{Infindex}, \code{Nobs}, \code{Ncov}, \code{Ndata}, \code{Nparam}, \code{boxcox}, \code{predictors}, with gpuRandom's formulas: -2 LogLik = Nobs log(ssqResidual / Nobs) + detVar + jacobian + Nobs + Nobs log(2 pi) (ML), (Nobs - Ncov) log(ssqResidual / (Nobs - Ncov)) + detVar + detReml + jacobian + Nobs log(2 pi) + Nobs - Ncov (REML). Rows of \code{data} with a missing value in the formula's variables are left out, as gpuRandom does. A parameter set whose covariance is not positive definite stops with its row named (gpuRandom drops it and lists it in \code{Infindex}, which is here always empty). The numeric form \code{getProfLogL(coords, y, X, params)} returns oclstat's table instead.
+#' @param data a data.frame holding the variables of \code{formula}; in the numeric form, the n x 2 coordinates.
+#' @param formula the model, e.g. \code{y ~ x1}; in the numeric form, the response vector (or an n x q matrix of responses sharing the covariance).
+#' @param coordinates n x 2 matrix of coordinates (rows as \code{data}) or the names of two columns of \code{data}; in the numeric form, the n x p covariate matrix with the intercept column (default: intercept only).
+#' @param params data.frame or matrix of parameter sets, one per row (a named list of vectors in the numeric form: every combination is not taken, the vectors are recycled).
+#' @param boxcox Box-Cox powers of the (positive) response, each giving a column (gpuRandom's form: 1 is always computed, and its column kept when asked for).
+#' @param type "double" or "float" (accepted for gpuRandom's calls; the device's double precision is used).
+#' @param NparamPerIter accepted for gpuRandom's calls (the device batches the sets itself).
+#' @param gpuElementsOnly gpuRandom's form: leave \code{LogLik} out of the result.
 #' @param reml restricted maximum likelihood instead of ML.
-#' @param boxcox Box-Cox powers of the (single, positive) response, each giving a column.
-#' @return A data.frame: one row per parameter set and response with loglik, sigma2, tau2, beta and se per covariate.
+#' @param Nglobal,Nlocal,NlocalCache accepted for gpuRandom's calls (the device chooses its work sizes).
+#' @param verbose TRUE prints the sizes and the device.
+#' @return gpuRandom's form: the list described above. Numeric form: a data.frame, one row per parameter set and response with loglik, sigma2, tau2, beta and se per covariate.
 #' @examples
 #' if (oclstat_available()) {
 #'   xy <- cbind(runif(30), runif(30))
 #'   getProfLogL(xy, rnorm(30), params = list(range = c(0.2, 0.5), shape = 1, nugget = 0.1))
+#'   d <- data.frame(east = xy[, 1], north = xy[, 2], z = exp(rnorm(30)))
+#'   grid <- expand.grid(range = c(0.1, 0.2, 0.4), shape = 1, nugget = c(0, 0.5),
+#'                       variance = 1)
+#'   pieces <- getProfLogL(d, z ~ east, coordinates = c("east", "north"), params = grid,
+#'                         boxcox = c(1, 0, 0.5))
+#'   pieces$LogLik
 #' }
 #' @export
-getProfLogL <- function(coords, y, X = NULL, params, reml = FALSE, boxcox = NULL) {
-  call_adapter("getProfLogL", list(coords = to_py_array(coord_matrix(coords), "coords"),
-                                   y = to_py_array(y, "y"),
-                                   X = if (is.null(X)) NULL else to_py_array(X, "X"),
-                                   params = model_params(params), reml = isTRUE(reml),
-                                   boxcox = if (is.null(boxcox)) NULL else as.list(as.double(boxcox))))
+getProfLogL <- function(data, formula, coordinates = NULL, params, boxcox = NULL,
+                        type = c("double", "float"), NparamPerIter = NULL,
+                        gpuElementsOnly = FALSE, reml = FALSE, Nglobal = NULL, Nlocal = NULL,
+                        NlocalCache = NULL, verbose = FALSE) {
+  type <- match.arg(type)
+  if (!inherits(formula, "formula"))
+    return(call_adapter("getProfLogL", list(
+      data = to_py_array(coord_matrix(data), "coords"), formula = to_py_array(formula, "y"),
+      coordinates = if (is.null(coordinates)) NULL else to_py_array(coordinates, "X"),
+      params = model_params(params), reml = isTRUE(reml),
+      boxcox = if (is.null(boxcox)) NULL else as.list(as.double(boxcox)))))
+  m <- model_from_formula(data, formula, coordinates)
+  if (isTRUE(verbose >= 1))
+    cat("Nobs ", length(m$y), "\nNcov ", ncol(m$X), "\ndevice ",
+        bridge()$device_summary(device_arg()), "\n", sep = "")
+  if (!is.data.frame(params) && !is.matrix(params))
+    stop("params must be a data.frame or matrix of parameter sets, one per row", call. = FALSE)
+  out <- call_adapter("getProfLogL", list(
+    data = to_py_array(m$coords, "coordinates"), formula = to_py_array(m$y, "formula"),
+    coordinates = to_py_array(m$X, "X"), params = model_params(grid_sets(params)),
+    boxcox = as.list(as.double(if (is.null(boxcox)) 1 else boxcox)),
+    gpuElementsOnly = isTRUE(gpuElementsOnly), reml = isTRUE(reml), gpurandom = TRUE))
+  out$paramsRenew <- params
+  out$predictors <- colnames(m$X)
+  first <- if (isTRUE(gpuElementsOnly)) "paramsRenew" else c("LogLik", "paramsRenew")
+  out[c(first, "Infindex", "Nobs", "Ncov", "Ndata", "Nparam", "boxcox", "jacobian", "detVar",
+        "detReml", "ssqY", "XVYXVX", "ssqBetahat", "ssqResidual", "predictors")]
+}
+
+# gpuRandom's parameter table as oclstat's sets: the variance column left out (sigma^2 is
+# profiled out), anisoAngleDegrees as anisoAngleRadians.
+grid_sets <- function(params) {
+  sets <- as.data.frame(params)
+  if (is.null(names(sets)) || any(names(sets) == ""))
+    stop("params must have column names (range, shape, nugget, ...)", call. = FALSE)
+  if (nrow(sets) < 1) stop("params has no rows", call. = FALSE)
+  sets$variance <- NULL
+  if ("anisoAngleDegrees" %in% names(sets)) {
+    sets$anisoAngleRadians <- sets$anisoAngleDegrees * pi / 180
+    sets$anisoAngleDegrees <- NULL
+  }
+  sets
 }
 
 #' Maximum-likelihood fit of a Matérn model on the device, as gpuRandom's likfitLgmGpu
@@ -215,17 +264,9 @@ likfit_newton <- function(m, param, paramToEstimate, reml, profiles, profile2d, 
 # gpuRandom's grid: the log-likelihood of every parameter set and Box-Cox power, and each
 # parameter's estimate and interval from its profile over the grid.
 likfit_grid <- function(m, params, boxcox, paramToEstimate, cilevel, reml, df) {
+  sets <- grid_sets(params)
   params <- as.data.frame(params)
-  if (is.null(names(params)) || any(names(params) == ""))
-    stop("params must have column names (range, shape, nugget, ...)", call. = FALSE)
-  if (nrow(params) < 1) stop("params has no rows", call. = FALSE)
   params$variance <- NULL
-  degrees <- "anisoAngleDegrees" %in% names(params)
-  sets <- params
-  if (degrees) {
-    sets$anisoAngleRadians <- sets$anisoAngleDegrees * pi / 180
-    sets$anisoAngleDegrees <- NULL
-  }
   boxcox <- unique(c(1, as.double(boxcox)))
   ll <- getProfLogL(m$coords, m$y, m$X, params = sets, reml = reml,
                     boxcox = if (length(boxcox) > 1) boxcox else NULL)

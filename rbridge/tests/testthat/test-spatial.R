@@ -38,6 +38,84 @@ test_that("getProfLogL equals a likelihood computed in R", {
   }
 })
 
+# gpuRandom's pieces for one parameter set, in base R: V from besselK, dense solves.
+gpurandom_pieces <- function(xy, Y, X, range, shape, nugget, jacobian, reml) {
+  d <- as.matrix(dist(xy))
+  x <- sqrt(8 * shape) * d / range
+  V <- ifelse(d > 0, 2^(1 - shape) / gamma(shape) * x^shape * besselK(x, shape), 1) +
+    diag(nugget, nrow(xy))
+  Vi <- solve(V)
+  n <- nrow(X)
+  p <- ncol(X)
+  XVX <- t(X) %*% Vi %*% X
+  XVY <- t(X) %*% Vi %*% Y
+  ssqY <- colSums(Y * (Vi %*% Y))
+  ssqBetahat <- colSums(XVY * solve(XVX, XVY))
+  res <- ssqY - ssqBetahat
+  detVar <- as.numeric(determinant(V)$modulus)
+  detReml <- as.numeric(determinant(XVX)$modulus)
+  m2 <- if (reml) {
+    (n - p) * log(res / (n - p)) + detVar + detReml + jacobian + n * log(2 * pi) + n - p
+  } else {
+    n * log(res / n) + detVar + jacobian + n + n * log(2 * pi)
+  }
+  list(LogLik = -m2 / 2, detVar = detVar, detReml = detReml, ssqY = ssqY,
+       ssqBetahat = ssqBetahat, XVYXVX = cbind(XVY, XVX))
+}
+
+test_that("getProfLogL takes gpuRandom's call and returns its pieces, as base R computes them", {
+  skip_without_python()
+  set.seed(4)
+  n <- 35
+  d <- data.frame(east = runif(n), north = runif(n), elev = rnorm(n))
+  d$z <- exp(0.3 * d$elev + rnorm(n, sd = 0.4))
+  d$elev[5] <- NA                            # a row gpuRandom leaves out
+  grid <- expand.grid(range = c(0.15, 0.4), shape = c(1, 2), nugget = c(0.05, 0.5),
+                      variance = 1)
+  for (reml in c(FALSE, TRUE)) {
+    out <- getProfLogL(d, z ~ elev, coordinates = as.matrix(d[, c("east", "north")]),
+                       params = grid, boxcox = c(0.5, 0), type = "double",
+                       NparamPerIter = 4, reml = reml, Nglobal = c(64, 8), Nlocal = c(8, 8),
+                       NlocalCache = 500)
+    keep <- !is.na(d$elev)
+    y <- d$z[keep]
+    X <- cbind(1, d$elev[keep])
+    lam <- c(0, 0.5)                          # 1 computed first, dropped: not asked for
+    Y <- cbind(log(y), (y^0.5 - 1) / 0.5)
+    jac <- -2 * (lam - 1) * sum(log(y))
+    expect_equal(out$boxcox, lam)
+    expect_equal(out$jacobian, jac, tolerance = 1e-12)
+    expect_equal(c(out$Nobs, out$Ncov, out$Ndata, out$Nparam), c(n - 1, 2, 2, nrow(grid)))
+    expect_equal(colnames(out$LogLik), c("boxcox0", "boxcox0.5"))
+    expect_equal(out$predictors, c("(Intercept)", "elev"))
+    expect_identical(out$paramsRenew, grid)
+    expect_length(out$Infindex, 0)
+    for (i in seq_len(nrow(grid))) {
+      ref <- gpurandom_pieces(as.matrix(d[keep, c("east", "north")]), Y, X, grid$range[i],
+                              grid$shape[i], grid$nugget[i], jac, reml)
+      expect_equal(unname(out$LogLik[i, ]), ref$LogLik, tolerance = 1e-9)
+      expect_equal(out$detVar[i], ref$detVar, tolerance = 1e-10)
+      expect_equal(out$detReml[i], ref$detReml, tolerance = 1e-9)
+      expect_equal(out$ssqY[i, ], ref$ssqY, tolerance = 1e-9)
+      expect_equal(out$ssqBetahat[i, ], ref$ssqBetahat, tolerance = 1e-9)
+      expect_equal(out$ssqResidual[i, ], ref$ssqY - ref$ssqBetahat, tolerance = 1e-9)
+      expect_equal(unname(out$XVYXVX[(2 * i - 1):(2 * i), ]), unname(ref$XVYXVX),
+                   tolerance = 1e-9)
+    }
+  }
+  # the power 1 kept when asked for: the response itself, first
+  one <- getProfLogL(d, z ~ elev, c("east", "north"), grid, boxcox = c(0, 1),
+                     gpuElementsOnly = TRUE)
+  expect_null(one$LogLik)
+  expect_equal(one$boxcox, c(1, 0))
+  expect_equal(one$jacobian[1], 0)
+  expect_error(getProfLogL(d, z ~ elev, c("east", "north"), as.list(grid)),
+               "params must be a data.frame or matrix")
+  d$z[2] <- -1
+  expect_error(getProfLogL(d, z ~ elev, c("east", "north"), grid, boxcox = 0.5),
+               "boxcox other than 1 needs a response > 0")
+})
+
 test_that("likfitLgmGpu gives the Python fit, in geostatsp's and fields' terms", {
   skip_without_python()
   xy <- as.matrix(expand.grid(seq(0, 1, length.out = 8), seq(0, 1, length.out = 8)))
@@ -135,4 +213,74 @@ test_that("qqnormGpu and logfactSum equal R's qqnorm and lfactorial", {
   expect_equal(q$x, qqnorm(y, plot.it = FALSE)$x, tolerance = 1e-14)
   tab <- matrix(c(3, 10, 200, 7), 2)
   expect_equal(logfactSum(tab), sum(lfactorial(tab)), tolerance = 1e-13)
+})
+
+test_that("Prof1dBetas and profVariance profile getProfLogL's pieces as refits in base R do", {
+  skip_without_python()
+  set.seed(6)
+  n <- 40
+  d <- data.frame(east = runif(n), north = runif(n), x = rnorm(n))
+  d$z <- exp(0.2 + 0.4 * d$x + rnorm(n, sd = 0.3))
+  grid <- expand.grid(range = c(0.1, 0.3), shape = 1.5, nugget = c(0.2, 1))
+  p <- getProfLogL(d, z ~ x, c("east", "north"), grid, boxcox = c(1, 0))
+  xy <- as.matrix(d[, c("east", "north")])
+  X <- cbind(1, d$x)
+  Y <- cbind(d$z, log(d$z))
+  # the profile of beta_2 = b: every set and power refitted with x's coefficient fixed
+  refit <- function(b) {
+    best <- -Inf
+    for (i in seq_len(nrow(grid))) {
+      dd <- as.matrix(dist(xy))
+      u <- sqrt(8 * 1.5) * dd / grid$range[i]
+      V <- ifelse(dd > 0, 2^(1 - 1.5) / gamma(1.5) * u^1.5 * besselK(u, 1.5), 1) +
+        diag(grid$nugget[i], n)
+      Vi <- solve(V)
+      for (j in 1:2) {
+        r0 <- Y[, j] - b * X[, 2]
+        b1 <- sum(Vi %*% r0) / sum(Vi)
+        r <- r0 - b1
+        ssq <- as.numeric(t(r) %*% Vi %*% r)
+        ll <- -0.5 * (n * log(ssq / n) + as.numeric(determinant(V)$modulus) +
+                        p$jacobian[j] + n + n * log(2 * pi))
+        best <- max(best, ll)
+      }
+    }
+    best
+  }
+  betas <- cbind(seq(-1, 3, length.out = 9), seq(-0.2, 1, length.out = 9))
+  pdf(NULL)
+  prof <- Prof1dBetas(betas, cilevel = 0.9, Nobs = p$Nobs, Ndata = p$Ndata, Nparam = p$Nparam,
+                      Ncov = p$Ncov, detVar = p$detVar, detReml = p$detReml, ssqY = p$ssqY,
+                      XVYXVX = p$XVYXVX, jacobian = p$jacobian)
+  expect_equal(prof$LogLik[, 2], vapply(betas[, 2], refit, numeric(1)), tolerance = 1e-9)
+  expect_equal(colnames(prof$estimates), c("MLE", "lower90ci", "upper90ci", "maximum"))
+  g <- prof$LogLik[, 2] - prof$breaks[2]
+  f <- stats::approxfun(betas[, 2], g)
+  lo <- which(diff(sign(g)) != 0)
+  expect_equal(unname(prof$estimates[2, 2:3]),
+               vapply(lo, function(k) stats::uniroot(f, betas[k:(k + 1), 2],
+                                                      tol = 1e-12)$root, numeric(1)),
+               tolerance = 1e-8)
+  one <- Prof1dBetas(betas[, 2], 0.9, p$Nobs, p$Ndata, p$Nparam, p$Ncov, p$detVar, p$detReml,
+                     p$ssqY, p$XVYXVX, p$jacobian, I = 2)
+  expect_equal(one$LogLik[, 1], prof$LogLik[, 2])
+  expect_error(Prof1dBetas(betas[1:5, ], 0.9, p$Nobs, p$Ndata, p$Nparam, p$Ncov, p$detVar,
+                           p$detReml, p$ssqY, p$XVYXVX, p$jacobian),
+               "need more values for accurate estimate")
+  expect_error(Prof1dBetas(betas, 0.9, p$Nobs, p$Ndata, p$Nparam, p$Ncov, p$detVar,
+                           p$detReml, p$ssqY, p$XVYXVX, p$jacobian, convexHull = TRUE),
+               "convexHull = TRUE")
+  # the variance's profile reaches getProfLogL's maximum at sigma^2 = ssqResidual / Nobs
+  best <- which(p$LogLik == max(p$LogLik), arr.ind = TRUE)
+  s_hat <- sqrt(p$ssqResidual[best[1], best[2]] / p$Nobs)
+  sds <- sort(c(s_hat, seq(0.1, 1.5, length.out = 30)))
+  v <- profVariance(sds, cilevel = 0.95, Nobs = p$Nobs, Nparam = p$Nparam, Ndata = p$Ndata,
+                    detVar = p$detVar, detReml = p$detReml, ssqResidual = p$ssqResidual,
+                    jacobian = p$jacobian)
+  expect_equal(max(v$LogLik), max(p$LogLik), tolerance = 1e-12)
+  expect_equal(unname(v$estimates[1, "MLE"]), s_hat)
+  expect_true(all(v$LogLik <= max(p$LogLik) + 1e-9))
+  expect_error(profVariance(sds, 0.95, p$Nobs, p$Nparam, p$Ndata, p$detVar, p$detReml,
+                            p$ssqResidual, p$jacobian, reml = TRUE), "needs Ncov")
+  dev.off()
 })

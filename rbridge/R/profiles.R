@@ -1,0 +1,195 @@
+# gpuRandom's profile likelihoods of the variance and of the regression coefficients, from the
+# pieces getProfLogL returns (no device work: closed forms over the parameter table).
+
+#' Profile likelihood of the spatial standard deviation, as gpuRandom's profVariance
+#'
+#' For each value s of \code{sdSpatial}, the log-likelihood maximised over the parameter sets and Box-Cox powers of \code{getProfLogL}'s pieces with the spatial variance fixed at s^2: -2 LogLik = ssqResidual / s^2 + Nobs log(s^2) + detVar + jacobian + Nobs log(2 pi) (ML; REML: (Nobs - Ncov) log(s^2) and detReml added). The estimate is the value of \code{sdSpatial} with the largest profile, the interval where the profile's linear interpolation is above max - qchisq(cilevel, 1) / 2 (its crossings computed exactly, where gpuRandom searches them with \code{rootSolve::uniroot.all}); one crossing gives the grid's other end, as gpuRandom. The profile is plotted, as gpuRandom does.
+#' @param sdSpatial values of the spatial standard deviation (at least two).
+#' @param cilevel confidence level.
+#' @param Nobs,Nparam,Ndata,detVar,detReml,ssqResidual,jacobian \code{getProfLogL}'s pieces.
+#' @param reml restricted likelihood (needs \code{Ncov}).
+#' @param Ncov the number of covariates (\code{getProfLogL}'s \code{Ncov}; gpuRandom reads it from the caller's workspace).
+#' @return list(estimates = a 1 x 4 matrix with columns MLE, lower and upper (e.g. lower95ci) and maximum, LogLik = the profile (a column), breaks).
+#' @examples
+#' if (oclstat_available()) {
+#'   d <- data.frame(east = runif(40), north = runif(40))
+#'   d$z <- 1 + rnorm(40)
+#'   grid <- expand.grid(range = c(0.1, 0.2, 0.4), shape = 1, nugget = c(0.1, 0.5, 1))
+#'   p <- getProfLogL(d, z ~ 1, coordinates = c("east", "north"), params = grid)
+#'   v <- profVariance(seq(0.3, 2, length.out = 40), cilevel = 0.9, Nobs = p$Nobs,
+#'                     Nparam = p$Nparam, Ndata = p$Ndata, detVar = p$detVar,
+#'                     detReml = p$detReml, ssqResidual = p$ssqResidual,
+#'                     jacobian = p$jacobian)
+#'   v$estimates
+#' }
+#' @export
+profVariance <- function(sdSpatial, cilevel = 0.95, Nobs, Nparam, Ndata, detVar, detReml,
+                         ssqResidual, jacobian, reml = FALSE, Ncov = NULL) {
+  if (!is.numeric(sdSpatial) || length(sdSpatial) < 2 || any(!is.finite(sdSpatial)) ||
+      any(sdSpatial <= 0))
+    stop("sdSpatial must be two or more positive numbers", call. = FALSE)
+  ssqResidual <- pieces_matrix(ssqResidual, Nparam, Ndata, "ssqResidual")
+  dof <- Nobs
+  constant <- matrix(detVar, Nparam, Ndata) + rep(jacobian, each = Nparam) +
+    Nobs * log(2 * pi)
+  if (isTRUE(reml)) {
+    if (is.null(Ncov)) stop("reml = TRUE needs Ncov (getProfLogL's Ncov)", call. = FALSE)
+    dof <- Nobs - Ncov
+    constant <- constant + matrix(detReml, Nparam, Ndata)
+  }
+  LogLik <- matrix(vapply(sdSpatial, function(s) {
+    -0.5 * min(ssqResidual / s^2 + dof * log(s^2) + constant)
+  }, numeric(1)), ncol = 1)
+  breaks <- max(LogLik) - stats::qchisq(cilevel, df = 1) / 2
+  mle <- sdSpatial[which.max(LogLik)]
+  ci <- profile_crossings(sdSpatial, LogLik[, 1] - breaks)
+  plot_profile(sdSpatial, LogLik[, 1] - breaks, c(mle, ci), "sdSpatial")
+  if (length(ci) == 1) ci <- if (ci > mle) c(min(sdSpatial), ci) else c(ci, max(sdSpatial))
+  if (length(ci) == 0) {
+    warning("require a better param matrix", call. = FALSE)
+    ci <- c(NA, NA)
+  }
+  if (length(ci) > 2) {
+    warning("invalid ci's retruned", call. = FALSE)      # gpuRandom's words, and its choice
+    ci <- ci[3:4]
+  }
+  estimates <- matrix(c(mle, ci, max(LogLik)), 1,
+                      dimnames = list(NULL, c("MLE", ci_names(cilevel), "maximum")))
+  list(estimates = estimates, LogLik = LogLik, breaks = breaks)
+}
+
+#' Profile likelihoods of the regression coefficients, as gpuRandom's Prof1dBetas
+#'
+#' For each coefficient a (a column of \code{Betas}) and each value b of it, the log-likelihood maximised over the other coefficients (in closed form, from X'V^-1 X and X'V^-1 Y of \code{getProfLogL}'s pieces), the spatial variance, the parameter sets and the Box-Cox powers: with the other coefficients at their generalised least squares values given beta_a = b, ssqResidual(b) = ssqY - 2 b x_a'V^-1 Y + b^2 x_a'V^-1 x_a - (r - b c)' S^-1 (r - b c), S, r and c the other coefficients' blocks of X'V^-1 X, X'V^-1 Y and X'V^-1 x_a, and -2 LogLik = Nobs log(ssqResidual / Nobs) + detVar + jacobian + Nobs + Nobs log(2 pi) (ML; REML: (Nobs - Ncov) in place of Nobs where it divides and multiplies the logarithm, detReml added). The estimate is the value with the largest profile, the interval where its linear interpolation is above max - qchisq(cilevel, 1) / 2 (crossings computed exactly; one crossing gives the grid's other end, none the grid's ends, as gpuRandom). The profiles are plotted, as gpuRandom does.
+#' @param Betas an m x Ncov matrix of values of the coefficients, a column per coefficient (in \code{getProfLogL}'s \code{predictors} order), m >= 6; with \code{I}, the values of coefficient \code{I} alone.
+#' @param cilevel confidence level.
+#' @param Nobs,Ndata,Nparam,Ncov,detVar,detReml,ssqY,XVYXVX,jacobian \code{getProfLogL}'s pieces.
+#' @param reml restricted likelihood.
+#' @param I profile coefficient I only (\code{Betas} then its values).
+#' @param convexHull gpuRandom's smoothing of the profile's upper hull (needs the geometry and mgcv packages there): not in oclstat, FALSE only.
+#' @return list(estimates = a matrix with a row per coefficient and columns MLE, lower and upper (e.g. lower95ci) and maximum, LogLik = the profiles (m x the coefficients), breaks = one per coefficient).
+#' @examples
+#' if (oclstat_available()) {
+#'   d <- data.frame(east = runif(40), north = runif(40), x = rnorm(40))
+#'   d$z <- 1 + 0.5 * d$x + rnorm(40)
+#'   grid <- expand.grid(range = c(0.1, 0.2, 0.4), shape = 1, nugget = c(0.1, 0.5, 1))
+#'   p <- getProfLogL(d, z ~ x, coordinates = c("east", "north"), params = grid)
+#'   betas <- cbind(seq(0, 2, length.out = 41), seq(-0.5, 1.5, length.out = 41))
+#'   b <- Prof1dBetas(betas, cilevel = 0.95, Nobs = p$Nobs, Ndata = p$Ndata,
+#'                    Nparam = p$Nparam, Ncov = p$Ncov, detVar = p$detVar,
+#'                    detReml = p$detReml, ssqY = p$ssqY, XVYXVX = p$XVYXVX,
+#'                    jacobian = p$jacobian)
+#'   b$estimates
+#' }
+#' @export
+Prof1dBetas <- function(Betas, cilevel, Nobs, Ndata, Nparam, Ncov, detVar, detReml, ssqY,
+                        XVYXVX, jacobian, reml = FALSE, I = NULL, convexHull = FALSE) {
+  if (!isFALSE(convexHull))
+    stop("convexHull = TRUE (gpuRandom's hull smoothing with geometry and mgcv) is not in ",
+         "oclstat; use convexHull = FALSE", call. = FALSE)
+  Betas <- as.matrix(Betas)
+  if (!is.null(I)) {
+    if (length(I) != 1 || !I %in% seq_len(Ncov))
+      stop("I must be one of 1..Ncov (", Ncov, "), got ", deparse(I), call. = FALSE)
+    Betas <- matrix(Betas, ncol = 1)
+  } else if (ncol(Betas) != Ncov) {
+    stop("Betas has ", ncol(Betas), " columns where there are Ncov = ", Ncov,
+         " coefficients", call. = FALSE)
+  }
+  if (nrow(Betas) < 6) stop("need more values for accurate estimate", call. = FALSE)
+  ssqY <- pieces_matrix(ssqY, Nparam, Ndata, "ssqY")
+  XVYXVX <- as.matrix(XVYXVX)
+  if (!identical(dim(XVYXVX), as.integer(c(Nparam * Ncov, Ndata + Ncov))))
+    stop("XVYXVX must be (Nparam Ncov) x (Ndata + Ncov), as getProfLogL returns it",
+         call. = FALSE)
+  dof <- if (isTRUE(reml)) Nobs - Ncov else Nobs
+  constant <- matrix(detVar, Nparam, Ndata) + rep(jacobian, each = Nparam) +
+    Nobs * log(2 * pi) + dof
+  if (isTRUE(reml)) constant <- constant + matrix(detReml, Nparam, Ndata)
+  which_coef <- if (is.null(I)) seq_len(Ncov) else I
+  LogLik <- matrix(0, nrow(Betas), length(which_coef))
+  estimates <- matrix(NA_real_, length(which_coef), 4,
+                      dimnames = list(NULL, c("MLE", ci_names(cilevel), "maximum")))
+  breaks <- numeric(length(which_coef))
+  for (k in seq_along(which_coef)) {
+    parts <- beta_profile_parts(XVYXVX, which_coef[k], Nparam, Ncov, Ndata)
+    values <- Betas[, k]
+    LogLik[, k] <- vapply(values, function(b) {
+      ssq <- ssqY - 2 * b * parts$xay + b^2 * parts$xaxa -
+        (parts$a - 2 * b * parts$b + b^2 * parts$c)
+      max(-0.5 * (dof * log(ssq / dof) + constant))
+    }, numeric(1))
+    breaks[k] <- max(LogLik[, k]) - stats::qchisq(cilevel, df = 1) / 2
+    mle <- values[which.max(LogLik[, k])]
+    ci <- profile_crossings(values, LogLik[, k] - breaks[k])
+    plot_profile(values, LogLik[, k] - breaks[k], c(mle, ci), paste("beta", which_coef[k]))
+    if (length(ci) == 1) ci <- if (ci > mle) c(min(values), ci) else c(ci, max(values))
+    if (length(ci) == 0) ci <- range(values)
+    if (length(ci) > 2) {
+      warning("invalid ci returned", call. = FALSE)
+      ci <- c(NA, NA)
+    }
+    estimates[k, ] <- c(mle, ci, max(LogLik[, k]))
+  }
+  list(estimates = estimates, LogLik = LogLik, breaks = breaks)
+}
+
+# For coefficient a, per parameter set (rows) and response (columns): x_a'V^-1 Y, x_a'V^-1 x_a
+# and, with S the other coefficients' block of X'V^-1 X, r their X'V^-1 Y and c their
+# X'V^-1 x_a: a = r'S^-1 r, b = c'S^-1 r, c = c'S^-1 c (S absent with one coefficient: 0).
+beta_profile_parts <- function(XVYXVX, a, Nparam, Ncov, Ndata) {
+  out <- list(xay = matrix(0, Nparam, Ndata), xaxa = matrix(0, Nparam, Ndata),
+              a = matrix(0, Nparam, Ndata), b = matrix(0, Nparam, Ndata),
+              c = matrix(0, Nparam, Ndata))
+  for (i in seq_len(Nparam)) {
+    block <- XVYXVX[(i - 1) * Ncov + seq_len(Ncov), , drop = FALSE]
+    xvy <- block[, seq_len(Ndata), drop = FALSE]
+    xvx <- block[, Ndata + seq_len(Ncov), drop = FALSE]
+    xvx[upper.tri(xvx)] <- t(xvx)[upper.tri(xvx)]
+    out$xay[i, ] <- xvy[a, ]
+    out$xaxa[i, ] <- xvx[a, a]
+    if (Ncov > 1) {
+      s <- xvx[-a, -a, drop = FALSE]
+      r <- xvy[-a, , drop = FALSE]
+      cc <- xvx[-a, a, drop = FALSE]
+      sr <- solve(s, r)
+      sc <- solve(s, cc)
+      out$a[i, ] <- colSums(r * sr)
+      out$b[i, ] <- colSums(cc[, 1] * sr)
+      out$c[i, ] <- sum(cc * sc)
+    }
+  }
+  out
+}
+
+# A piece given as a vector or matrix, as an Nparam x Ndata matrix.
+pieces_matrix <- function(x, Nparam, Ndata, name) {
+  x <- as.matrix(x)
+  if (length(x) != Nparam * Ndata)
+    stop(name, " must have Nparam x Ndata = ", Nparam, " x ", Ndata, " values, got ",
+         length(x), call. = FALSE)
+  matrix(x, Nparam, Ndata)
+}
+
+# Where the linear interpolation of (x, g) crosses zero: each sign change between neighbours
+# (x sorted), at the exact crossing of the segment; a zero at a grid point counts once.
+profile_crossings <- function(x, g) {
+  o <- order(x)
+  x <- x[o]
+  g <- g[o]
+  out <- x[g == 0]
+  i <- which(g[-1] * g[-length(g)] < 0)
+  sort(c(out, x[i] - g[i] * (x[i + 1] - x[i]) / (g[i + 1] - g[i])))
+}
+
+ci_names <- function(cilevel) paste0(c("lower", "upper"), cilevel * 100, "ci")
+
+# gpuRandom's plot of a profile: its points above the cut, the interpolation, the estimate
+# and the interval's ends.
+plot_profile <- function(x, g, marks, xlab) {
+  o <- order(x)
+  graphics::plot(x[o], g[o], cex = 0.2, col = "blue", xlab = xlab, ylab = "profile - breaks")
+  graphics::lines(x[o], g[o], col = 2)
+  graphics::abline(h = 0, lty = 2)
+  graphics::abline(v = marks, lty = 2)
+}
