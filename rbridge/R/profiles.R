@@ -134,6 +134,114 @@ Prof1dBetas <- function(Betas, cilevel, Nobs, Ndata, Nparam, Ncov, detVar, detRe
   list(estimates = estimates, LogLik = LogLik, breaks = breaks)
 }
 
+#' Joint profile likelihood of two regression coefficients, as gpuRandom's Prof2dBetas
+#'
+#' For each row b of \code{Betas} (every coefficient of the model fixed; a grid made by \code{expand.grid(prof2list)}), the log-likelihood maximised over the spatial variance, the parameter sets and the Box-Cox powers of \code{getProfLogL}'s pieces: -2 LogLik = Nobs log((ssqY - 2 b'X'V^-1 Y + b'X'V^-1 X b) / Nobs) + detVar + jacobian + Nobs + Nobs log(2 pi) (ML, as gpuRandom's). Drawn as gpuRandom draws it: contours at max - qchisq(cilevel, 2) / 2 and one to three units either side.
+#' @param Betas an m x Ncov matrix of coefficient vectors (gpuRandom's: two coefficients, \code{expand.grid(prof2list)}).
+#' @param prof2list the two coefficients' values whose grid \code{Betas} is (for the contour plot).
+#' @param Nobs,Nparam,Ndata,detVar,ssqY,XVYXVX,jacobian \code{getProfLogL}'s pieces.
+#' @param cilevel confidence level.
+#' @return list(dataforplot = data.frame(Betas1, Betas2, ..., LogLik), breaks, ssqForBetas = b'X'V^-1 X b at the parameter set of the maximum, an m x 1 matrix).
+#' @examples
+#' if (oclstat_available()) {
+#'   d <- data.frame(east = runif(40), north = runif(40), x = rnorm(40))
+#'   d$z <- 1 + 0.5 * d$x + rnorm(40)
+#'   grid <- expand.grid(range = c(0.1, 0.4), shape = 1, nugget = c(0.1, 1))
+#'   p <- getProfLogL(d, z ~ x, coordinates = c("east", "north"), params = grid)
+#'   axes <- list(seq(0.4, 1.6, length.out = 13), seq(0, 1, length.out = 11))
+#'   b2 <- Prof2dBetas(as.matrix(expand.grid(axes)), axes, Nobs = p$Nobs, Nparam = p$Nparam,
+#'                     Ndata = p$Ndata, detVar = p$detVar, ssqY = p$ssqY,
+#'                     XVYXVX = p$XVYXVX, jacobian = p$jacobian, cilevel = 0.95)
+#'   head(b2$dataforplot)
+#' }
+#' @export
+Prof2dBetas <- function(Betas, prof2list, Nobs, Nparam, Ndata, detVar, ssqY, XVYXVX,
+                        jacobian, cilevel) {
+  Betas <- as.matrix(Betas)
+  ncov <- ncol(Betas)
+  XVYXVX <- as.matrix(XVYXVX)
+  if (!identical(dim(XVYXVX), as.integer(c(Nparam * ncov, Ndata + ncov))))
+    stop("Betas has ", ncov, " columns: XVYXVX must then be (Nparam ", ncov, ") x (Ndata + ",
+         ncov, "), as getProfLogL returns it for a model of ", ncov, " coefficients",
+         call. = FALSE)
+  if (length(prof2list) != 2 ||
+      length(prof2list[[1]]) * length(prof2list[[2]]) != nrow(Betas))
+    stop("prof2list must hold the two axes whose grid Betas is (expand.grid(prof2list))",
+         call. = FALSE)
+  ssqY <- pieces_matrix(ssqY, Nparam, Ndata, "ssqY")
+  constant <- matrix(detVar, Nparam, Ndata) + rep(jacobian, each = Nparam) + Nobs +
+    Nobs * log(2 * pi)
+  blocks <- lapply(seq_len(Nparam), function(i) {
+    block <- XVYXVX[(i - 1) * ncov + seq_len(ncov), , drop = FALSE]
+    xvx <- block[, Ndata + seq_len(ncov), drop = FALSE]
+    xvx[upper.tri(xvx)] <- t(xvx)[upper.tri(xvx)]
+    list(xvy = block[, seq_len(Ndata), drop = FALSE], xvx = xvx)
+  })
+  m2 <- numeric(nrow(Betas))
+  ssq_beta <- numeric(nrow(Betas))
+  for (k in seq_len(nrow(Betas))) {
+    b <- Betas[k, ]
+    mid <- t(vapply(blocks, function(bl) as.numeric(b %*% bl$xvy), numeric(Ndata)))
+    quad <- vapply(blocks, function(bl) as.numeric(b %*% bl$xvx %*% b), numeric(1))
+    total <- Nobs * log((ssqY - 2 * matrix(mid, Nparam, Ndata) + quad) / Nobs) + constant
+    m2[k] <- min(total)
+    ssq_beta[k] <- quad[which(total == min(total, na.rm = TRUE), arr.ind = TRUE)[1, 1]]
+  }
+  loglik <- -0.5 * m2
+  result <- data.frame(Betas, LogLik = loglik)
+  colnames(result) <- c(paste0("Betas", seq_len(ncov)), "LogLik")
+  breaks <- max(loglik) - stats::qchisq(cilevel, df = 2) / 2
+  graphics::contour(prof2list[[1]], prof2list[[2]],
+                    matrix(loglik, length(prof2list[[1]]), length(prof2list[[2]])),
+                    levels = breaks + c(1, 2, -3, -2, -1, 0), xlab = "Beta1", ylab = "Beta2")
+  list(dataforplot = result, breaks = breaks, ssqForBetas = matrix(ssq_beta, ncol = 1))
+}
+
+#' Contour plot of a two-parameter profile likelihood, as gpuRandom's prof2dCov
+#'
+#' The log-likelihood of every parameter set (the Box-Cox column of the overall maximum) over two of its parameters, with the contour at max - qchisq(cilevel, 2) / 2 (the joint confidence region); the parameter sets as grey points. Needs ggplot2.
+#' @param LogLik \code{getProfLogL}'s LogLik (Nparam x Ndata).
+#' @param paramToEstimate the two parameters (columns of \code{params}).
+#' @param cilevel confidence level.
+#' @param params the parameter sets (\code{getProfLogL}'s \code{paramsRenew}).
+#' @return a ggplot object.
+#' @examples
+#' if (oclstat_available() && requireNamespace("ggplot2", quietly = TRUE)) {
+#'   d <- data.frame(east = runif(40), north = runif(40))
+#'   d$z <- 1 + rnorm(40)
+#'   grid <- expand.grid(range = seq(0.05, 0.5, length.out = 8), shape = 1,
+#'                       nugget = seq(0, 1, length.out = 6))
+#'   p <- getProfLogL(d, z ~ 1, coordinates = c("east", "north"), params = grid)
+#'   prof2dCov(p$LogLik, c("range", "nugget"), 0.95, p$paramsRenew)
+#' }
+#' @export
+prof2dCov <- function(LogLik, paramToEstimate = c("range", "nugget"), cilevel, params) {
+  if (length(paramToEstimate) > 2) stop("should fix the rest params for a 2D plot",
+                                        call. = FALSE)
+  if (!requireNamespace("ggplot2", quietly = TRUE))
+    stop("prof2dCov needs the ggplot2 package", call. = FALSE)
+  params <- as.data.frame(params)
+  missing_cols <- setdiff(paramToEstimate, names(params))
+  if (length(missing_cols))
+    stop("params has no column ", paste(missing_cols, collapse = ", "), call. = FALSE)
+  LogLik <- as.matrix(LogLik)
+  if (nrow(LogLik) != nrow(params))
+    stop("LogLik has ", nrow(LogLik), " rows where params has ", nrow(params), call. = FALSE)
+  breaks <- max(LogLik) - stats::qchisq(cilevel, df = 2) / 2
+  best <- which(LogLik == max(LogLik, na.rm = TRUE), arr.ind = TRUE)[1, ]
+  frame <- data.frame(params[, paramToEstimate], LogLik = LogLik[, best[2]])
+  names(frame) <- c(paramToEstimate, "LogLik")
+  mapping <- do.call(ggplot2::aes, lapply(c(x = paramToEstimate[1], y = paramToEstimate[2],
+                                            z = "LogLik"), as.name))
+  ggplot2::ggplot(frame, mapping) + ggplot2::theme_bw() +
+    ggplot2::scale_x_continuous(limits = range(frame[[1]])) +
+    ggplot2::scale_y_continuous(limits = range(frame[[2]])) +
+    ggplot2::theme(panel.grid.major = ggplot2::element_blank(),
+                   panel.grid.minor = ggplot2::element_blank()) +
+    ggplot2::geom_point(size = 0.5, colour = "grey") +
+    ggplot2::stat_contour(breaks = breaks)
+}
+
 # For coefficient a, per parameter set (rows) and response (columns): x_a'V^-1 Y, x_a'V^-1 x_a
 # and, with S the other coefficients' block of X'V^-1 X, r their X'V^-1 Y and c their
 # X'V^-1 x_a: a = r'S^-1 r, b = c'S^-1 r, c = c'S^-1 c (S absent with one coefficient: 0).

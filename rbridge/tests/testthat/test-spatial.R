@@ -282,5 +282,49 @@ test_that("Prof1dBetas and profVariance profile getProfLogL's pieces as refits i
   expect_true(all(v$LogLik <= max(p$LogLik) + 1e-9))
   expect_error(profVariance(sds, 0.95, p$Nobs, p$Nparam, p$Ndata, p$detVar, p$detReml,
                             p$ssqResidual, p$jacobian, reml = TRUE), "needs Ncov")
+  # both coefficients fixed: every set and power's likelihood of y - X b, maximised
+  axes <- list(seq(0, 1, length.out = 4), seq(0, 0.8, length.out = 3))
+  B <- as.matrix(expand.grid(axes))
+  two <- Prof2dBetas(B, axes, p$Nobs, p$Nparam, p$Ndata, p$detVar, p$ssqY, p$XVYXVX,
+                     p$jacobian, cilevel = 0.95)
+  fixed <- function(b) {
+    best <- -Inf
+    for (i in seq_len(nrow(grid))) {
+      dd <- as.matrix(dist(xy))
+      u <- sqrt(8 * 1.5) * dd / grid$range[i]
+      V <- ifelse(dd > 0, 2^(1 - 1.5) / gamma(1.5) * u^1.5 * besselK(u, 1.5), 1) +
+        diag(grid$nugget[i], n)
+      for (j in 1:2) {
+        r <- Y[, j] - X %*% b
+        ll <- -0.5 * (n * log(sum(r * solve(V, r)) / n) + as.numeric(determinant(V)$modulus) +
+                        p$jacobian[j] + n + n * log(2 * pi))
+        best <- max(best, ll)
+      }
+    }
+    best
+  }
+  expect_equal(two$dataforplot$LogLik, apply(B, 1, fixed), tolerance = 1e-9)
+  expect_equal(names(two$dataforplot), c("Betas1", "Betas2", "LogLik"))
+  expect_equal(two$breaks, max(two$dataforplot$LogLik) - qchisq(0.95, 2) / 2)
+  expect_error(Prof2dBetas(B[-1, ], axes, p$Nobs, p$Nparam, p$Ndata, p$detVar, p$ssqY,
+                           p$XVYXVX, p$jacobian, 0.95), "prof2list must hold the two axes")
   dev.off()
+})
+
+test_that("prof2dCov draws the joint region of two covariance parameters", {
+  skip_without_python()
+  skip_if_not_installed("ggplot2")
+  set.seed(7)
+  d <- data.frame(east = runif(30), north = runif(30))
+  d$z <- rnorm(30)
+  grid <- expand.grid(range = seq(0.05, 0.6, length.out = 6), shape = 1,
+                      nugget = seq(0, 1.5, length.out = 5))
+  p <- getProfLogL(d, z ~ 1, c("east", "north"), grid)
+  g <- prof2dCov(p$LogLik, c("range", "nugget"), 0.95, p$paramsRenew)
+  expect_s3_class(g, "ggplot")
+  expect_equal(g$data$LogLik, p$LogLik[, 1])
+  expect_equal(g$data$range, grid$range)
+  expect_error(prof2dCov(p$LogLik, c("range", "nugget", "shape"), 0.95, grid),
+               "should fix the rest params")
+  expect_error(prof2dCov(p$LogLik, c("range", "sill"), 0.95, grid), "params has no column sill")
 })
