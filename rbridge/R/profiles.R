@@ -134,6 +134,141 @@ Prof1dBetas <- function(Betas, cilevel, Nobs, Ndata, Nparam, Ncov, detVar, detRe
   list(estimates = estimates, LogLik = LogLik, breaks = breaks)
 }
 
+#' Profile likelihoods of the covariance parameters over a grid, as gpuRandom's prof1dCov
+#'
+#' From \code{getProfLogL}'s pieces over a table of parameter sets: the overall maximum (its regression coefficients and spatial standard deviation) and, for each parameter in \code{paramToEstimate}, the estimate (its value at the maximum) and the interval where the profile is above max - qchisq(cilevel, 1) / 2. As gpuRandom: each parameter set's largest log-likelihood over the Box-Cox powers (sets more than 10 below the maximum left out) is a point (x, profile) with x the parameter on gpuRandom's scale (log for range and shape, 2 log for combinedRange = sqrt(range^2 / anisoRatio), as it is for nugget, sdNugget = sqrt(nugget) sdSpatial, aniso1 = sqrt(anisoRatio - 1) cos(2 anisoAngleRadians), aniso2 = the sine's, anisoRatio and anisoAngleRadians); the profile is the linear interpolation of the points' upper convex hull (gpuRandom finds the hull with the geometry package; here a monotone chain), and the interval's ends are its crossings (computed exactly, where gpuRandom searches them with \code{rootSolve::uniroot.all}); one crossing gives the other end of the points' range, with gpuRandom's message. Box-Cox (with more than 5 powers): the maximum over the parameter sets per power, interpolated linearly. Each profile is plotted (gpuRandom also draws a smoothed curve through the hull, by mgcv, that does not enter the numbers).
+#' @param LogLik,XVYXVX,ssqResidual,boxcox,Ndata,Nobs,Ncov,predictors \code{getProfLogL}'s pieces.
+#' @param paramToEstimate the parameters (any of range, combinedRange, shape, nugget, sdNugget, aniso1, aniso2, anisoRatio, anisoAngleRadians, boxcox).
+#' @param cilevel confidence level.
+#' @param params the parameter sets (\code{getProfLogL}'s \code{paramsRenew}).
+#' @param reml whether \code{getProfLogL} ran with \code{reml = TRUE} (the spatial variance's divisor).
+#' @param verbose accepted for gpuRandom's calls.
+#' @return list(summary = a matrix with rows the predictors, sdSpatial and the parameters, columns estimate, lower and upper (e.g. lower95ci); mleIndex = the row and column of the maximum in \code{LogLik}; breaks).
+#' @examples
+#' if (oclstat_available()) {
+#'   d <- data.frame(east = runif(50), north = runif(50))
+#'   d$z <- 1 + rnorm(50)
+#'   grid <- expand.grid(range = exp(seq(log(0.02), log(2), length.out = 15)), shape = 1,
+#'                       nugget = c(0, 0.1, 0.3, 0.6, 1, 2, 4))
+#'   p <- getProfLogL(d, z ~ 1, coordinates = c("east", "north"), params = grid)
+#'   prof1dCov(p$LogLik, p$XVYXVX, p$ssqResidual, c("range", "nugget"), 0.95,
+#'             p$paramsRenew, p$boxcox, p$Ndata, p$Nobs, p$Ncov, reml = FALSE,
+#'             predictors = p$predictors)$summary
+#' }
+#' @export
+prof1dCov <- function(LogLik, XVYXVX, ssqResidual,
+                      paramToEstimate = c("combinedRange", "shape", "nugget", "aniso1", "aniso2",
+                                          "boxcox"),
+                      cilevel = 0.95, params, boxcox, Ndata, Nobs, Ncov, reml, predictors,
+                      verbose = FALSE) {
+  scales <- list(range = c(log, exp), combinedRange = c(function(x) 2 * log(x),
+                                                        function(x) exp(x / 2)),
+                 shape = c(log, exp), nugget = c(identity, identity),
+                 sdNugget = c(identity, identity), aniso1 = c(identity, identity),
+                 aniso2 = c(identity, identity), anisoRatio = c(identity, identity),
+                 anisoAngleRadians = c(identity, identity))
+  unknown <- setdiff(paramToEstimate, c(names(scales), "boxcox"))
+  if (length(unknown))
+    stop("paramToEstimate: unknown ", paste(unknown, collapse = ", "), "; the parameters are ",
+         paste(c(names(scales), "boxcox"), collapse = ", "), call. = FALSE)
+  LogLik <- as.matrix(LogLik)
+  params <- as.data.frame(params)
+  if (nrow(LogLik) != nrow(params))
+    stop("LogLik has ", nrow(LogLik), " rows where params has ", nrow(params), call. = FALSE)
+  if (is.null(params$anisoRatio)) params$anisoRatio <- 1
+  if (is.null(params$anisoAngleRadians))
+    params$anisoAngleRadians <- if (is.null(params$anisoAngleDegrees)) 0 else
+      params$anisoAngleDegrees * pi / 180
+  for (p in setdiff(intersect(paramToEstimate, c("range", "shape", "nugget")), names(params)))
+    stop("params has no column ", p, call. = FALSE)
+  summary <- matrix(NA_real_, Ncov + 1 + length(paramToEstimate), 3,
+                    dimnames = list(c(predictors, "sdSpatial", paramToEstimate),
+                                    c("estimate", ci_names(cilevel))))
+  index <- which(LogLik == max(LogLik, na.rm = TRUE), arr.ind = TRUE)
+  best <- index[1, ]
+  sd_spatial <- sqrt(ssqResidual[best[1], best[2]] / (if (isTRUE(reml)) Nobs - Ncov else Nobs))
+  summary["sdSpatial", 1] <- sd_spatial
+  maximum <- max(LogLik)
+  breaks <- maximum - stats::qchisq(cilevel, df = 1) / 2
+  derived <- data.frame(
+    range = params$range, shape = params$shape, nugget = params$nugget,
+    combinedRange = sqrt(params$range^2 / params$anisoRatio),
+    sdNugget = sqrt(params$nugget) * sd_spatial,
+    aniso1 = sqrt(params$anisoRatio - 1) * cos(2 * params$anisoAngleRadians),
+    aniso2 = sqrt(params$anisoRatio - 1) * sin(2 * params$anisoAngleRadians),
+    anisoRatio = params$anisoRatio, anisoAngleRadians = params$anisoAngleRadians)
+  profile <- apply(LogLik, 1, max)
+  near <- profile > maximum - 10
+  for (p in setdiff(paramToEstimate, "boxcox")) {
+    to <- scales[[p]][[1]]
+    back <- scales[[p]][[2]]
+    x <- to(derived[[p]][near])
+    g <- profile[near] - breaks
+    hull <- upper_hull(x, g)
+    mle <- derived[[p]][best[1]]
+    ci <- back(profile_crossings(hull$x, hull$y))
+    plot_profile(back(hull$x), hull$y, c(mle, ci), p)
+    summary[p, ] <- c(mle, interval_ends(ci, mle, back(range(x)), p, "error in params"))
+  }
+  if ("boxcox" %in% paramToEstimate) {
+    if (length(boxcox) > 5) {
+      g <- apply(LogLik, 2, max) - breaks
+      mle <- boxcox[best[2]]
+      ci <- profile_crossings(boxcox, g)
+      plot_profile(boxcox, g, c(mle, ci), "boxcox")
+      summary["boxcox", ] <- c(mle, interval_ends(ci, mle, range(boxcox), "boxcox",
+                                                  "error in param matrix", none_ok = TRUE))
+    } else {
+      message("boxcox: not enough values for interpolation!")
+    }
+  }
+  rows <- (best[1] - 1) * Ncov + seq_len(Ncov)
+  xvx <- XVYXVX[rows, Ndata + seq_len(Ncov), drop = FALSE]
+  xvx[upper.tri(xvx)] <- t(xvx)[upper.tri(xvx)]
+  summary[predictors, 1] <- solve(xvx, XVYXVX[rows, best[2]])
+  list(summary = summary, mleIndex = index, breaks = breaks)
+}
+
+# gpuRandom's rules for an interval's ends from the crossings: one crossing takes the other
+# end of the range (with its message), none or more than two give NA (a warning; for the
+# Box-Cox power, none leaves NA without one).
+interval_ends <- function(ci, mle, ends, what, complaint, none_ok = FALSE) {
+  if (length(ci) == 1) {
+    if (ci > mle) {
+      message("did not find lower ci for ", what)
+      return(c(ends[1], ci))
+    }
+    message("did not find upper ci for ", what)
+    return(c(ci, ends[2]))
+  }
+  if (length(ci) == 2) return(ci)
+  if (!(none_ok && length(ci) == 0)) warning(complaint, call. = FALSE)
+  c(NA_real_, NA_real_)
+}
+
+# The vertices of the upper convex hull of the points (x, y), from the smallest x to the
+# largest (Andrew's monotone chain; points on a hull edge are not vertices).
+upper_hull <- function(x, y) {
+  o <- order(x, -y)
+  x <- x[o]
+  y <- y[o]
+  keep <- !duplicated(x)                   # the highest point of each x
+  x <- x[keep]
+  y <- y[keep]
+  h <- integer(0)
+  for (i in rev(seq_along(x))) {
+    while (length(h) >= 2) {
+      a <- h[length(h) - 1]
+      b <- h[length(h)]
+      if ((x[b] - x[a]) * (y[i] - y[a]) - (y[b] - y[a]) * (x[i] - x[a]) > 0) break
+      h <- h[-length(h)]
+    }
+    h <- c(h, i)
+  }
+  h <- rev(h)
+  list(x = x[h], y = y[h])
+}
+
 #' Joint profile likelihood of two regression coefficients, as gpuRandom's Prof2dBetas
 #'
 #' For each row b of \code{Betas} (every coefficient of the model fixed; a grid made by \code{expand.grid(prof2list)}), the log-likelihood maximised over the spatial variance, the parameter sets and the Box-Cox powers of \code{getProfLogL}'s pieces: -2 LogLik = Nobs log((ssqY - 2 b'X'V^-1 Y + b'X'V^-1 X b) / Nobs) + detVar + jacobian + Nobs + Nobs log(2 pi) (ML, as gpuRandom's). Drawn as gpuRandom draws it: contours at max - qchisq(cilevel, 2) / 2 and one to three units either side.

@@ -328,3 +328,60 @@ test_that("prof2dCov draws the joint region of two covariance parameters", {
                "should fix the rest params")
   expect_error(prof2dCov(p$LogLik, c("range", "sill"), 0.95, grid), "params has no column sill")
 })
+
+test_that("prof1dCov's intervals come from the upper hull of the profile points", {
+  skip_without_python()
+  set.seed(8)
+  n <- 80
+  d <- data.frame(east = runif(n), north = runif(n), x = rnorm(n))
+  z <- simulateFields(as.matrix(d[, 1:2]), c(0.3, 1, 1, 0.2, 1, 0), 1, seed = 8)[1, 1, ]
+  d$z <- exp(0.5 + 0.3 * d$x + 0.5 * z)
+  grid <- expand.grid(range = exp(seq(log(0.02), log(5), length.out = 16)), shape = 1,
+                      nugget = c(0, 0.02, 0.05, 0.1, 0.2, 0.35, 0.6, 1, 1.6, 3, 6))
+  lam <- c(1, 0, 0.25, 0.5, 0.75, 1.5)
+  p <- getProfLogL(d, z ~ x, c("east", "north"), grid, boxcox = lam)
+  pdf(NULL)
+  out <- suppressMessages(prof1dCov(p$LogLik, p$XVYXVX, p$ssqResidual,
+                                    c("range", "nugget", "combinedRange", "boxcox"), 0.9,
+                                    p$paramsRenew, p$boxcox, p$Ndata, p$Nobs, p$Ncov,
+                                    reml = FALSE, predictors = p$predictors))
+  dev.off()
+  best <- which(p$LogLik == max(p$LogLik), arr.ind = TRUE)[1, ]
+  brk <- max(p$LogLik) - qchisq(0.9, 1) / 2
+  expect_equal(out$breaks, brk)
+  expect_equal(unname(out$summary["sdSpatial", 1]),
+               sqrt(p$ssqResidual[best[1], best[2]] / p$Nobs))
+  rows <- (best[1] - 1) * 2 + 1:2
+  expect_equal(unname(out$summary[p$predictors, 1]),
+               as.vector(solve(p$XVYXVX[rows, p$Ndata + 1:2], p$XVYXVX[rows, best[2]])),
+               tolerance = 1e-10)
+  # the reference: the points' upper hull by brute force, its crossings by uniroot
+  prof <- apply(p$LogLik, 1, max)
+  near <- prof > max(p$LogLik) - 10
+  check <- function(x, what, back) {
+    ux <- sort(unique(x))
+    uy <- vapply(ux, function(v) max(prof[near][x == v]), numeric(1)) - brk
+    on <- vapply(seq_along(ux), function(k) {
+      all(vapply(seq_along(ux), function(i) all(vapply(seq_along(ux), function(j) {
+        if (i == k || j == k || ux[i] >= ux[k] || ux[j] <= ux[k]) return(TRUE)
+        uy[k] > uy[i] + (uy[j] - uy[i]) * (ux[k] - ux[i]) / (ux[j] - ux[i]) + 1e-12
+      }, logical(1))), logical(1)))
+    }, logical(1))
+    hx <- ux[on]
+    hy <- uy[on]
+    f <- stats::approxfun(hx, hy)
+    s <- which(diff(sign(hy)) != 0)
+    roots <- vapply(s, function(k) stats::uniroot(f, hx[k:(k + 1)], tol = 1e-13)$root,
+                    numeric(1))
+    expect_length(roots, 2)
+    expect_equal(unname(out$summary[what, 2:3]), back(roots), tolerance = 1e-8)
+  }
+  check(log(grid$range[near]), "range", exp)
+  check(grid$nugget[near], "nugget", identity)
+  check(2 * log(grid$range[near]), "combinedRange", function(v) exp(v / 2))
+  expect_equal(unname(out$summary["range", 1]), grid$range[best[1]])
+  expect_equal(unname(out$summary["boxcox", 1]), p$boxcox[best[2]])
+  expect_error(prof1dCov(p$LogLik, p$XVYXVX, p$ssqResidual, "sill", 0.9, grid, p$boxcox,
+                         p$Ndata, p$Nobs, p$Ncov, FALSE, p$predictors),
+               "paramToEstimate: unknown sill")
+})
