@@ -1,3 +1,11 @@
+# geostatsp's Matérn correlation of the points plus nugget I, in base R (besselK).
+matern_v <- function(xy, range, shape, nugget) {
+  d <- as.matrix(dist(xy))
+  x <- sqrt(8 * shape) * d / range
+  ifelse(d > 0, 2^(1 - shape) / gamma(shape) * x^shape * besselK(x, shape), 1) +
+    diag(nugget, nrow(xy))
+}
+
 test_that("backsolveBatch, crossprodBatch and gemmBatch equal R's own algebra", {
   skip_without_python()
   set.seed(2)
@@ -40,10 +48,7 @@ test_that("getProfLogL equals a likelihood computed in R", {
 
 # gpuRandom's pieces for one parameter set, in base R: V from besselK, dense solves.
 gpurandom_pieces <- function(xy, Y, X, range, shape, nugget, jacobian, reml) {
-  d <- as.matrix(dist(xy))
-  x <- sqrt(8 * shape) * d / range
-  V <- ifelse(d > 0, 2^(1 - shape) / gamma(shape) * x^shape * besselK(x, shape), 1) +
-    diag(nugget, nrow(xy))
+  V <- matern_v(xy, range, shape, nugget)
   Vi <- solve(V)
   n <- nrow(X)
   p <- ncol(X)
@@ -230,10 +235,7 @@ test_that("Prof1dBetas and profVariance profile getProfLogL's pieces as refits i
   refit <- function(b) {
     best <- -Inf
     for (i in seq_len(nrow(grid))) {
-      dd <- as.matrix(dist(xy))
-      u <- sqrt(8 * 1.5) * dd / grid$range[i]
-      V <- ifelse(dd > 0, 2^(1 - 1.5) / gamma(1.5) * u^1.5 * besselK(u, 1.5), 1) +
-        diag(grid$nugget[i], n)
+      V <- matern_v(xy, grid$range[i], 1.5, grid$nugget[i])
       Vi <- solve(V)
       for (j in 1:2) {
         r0 <- Y[, j] - b * X[, 2]
@@ -290,10 +292,7 @@ test_that("Prof1dBetas and profVariance profile getProfLogL's pieces as refits i
   fixed <- function(b) {
     best <- -Inf
     for (i in seq_len(nrow(grid))) {
-      dd <- as.matrix(dist(xy))
-      u <- sqrt(8 * 1.5) * dd / grid$range[i]
-      V <- ifelse(dd > 0, 2^(1 - 1.5) / gamma(1.5) * u^1.5 * besselK(u, 1.5), 1) +
-        diag(grid$nugget[i], n)
+      V <- matern_v(xy, grid$range[i], 1.5, grid$nugget[i])
       for (j in 1:2) {
         r <- Y[, j] - X %*% b
         ll <- -0.5 * (n * log(sum(r * solve(V, r)) / n) + as.numeric(determinant(V)$modulus) +
