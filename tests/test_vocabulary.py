@@ -36,7 +36,7 @@ R_PACKAGE_ONLY = {"install_oclstat", "oclstat_available", "setBaseCreator", "cre
                   "runif", "rnorm", "rexp", "qqnorm",
                   # gpuRandom's profiles over getProfLogL's pieces (rbridge/R/profiles.R)
                   "profVariance", "Prof1dBetas", "Prof2dBetas", "prof2dCov",
-                  "prof1dCov",
+                  "prof1dCov", "likfitLgmCov1d",
                   # GSVA 2's parameter objects and gsva(param), over the GSVA methods'
                   # adapters (rbridge/R/gsva2.R)
                   "gsvaParam", "ssgseaParam", "plageParam", "zscoreParam", "gsva"}

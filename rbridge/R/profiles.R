@@ -161,6 +161,14 @@ prof1dCov <- function(LogLik, XVYXVX, ssqResidual,
                                           "boxcox"),
                       cilevel = 0.95, params, boxcox, Ndata, Nobs, Ncov, reml, predictors,
                       verbose = FALSE) {
+  cov_profiles(LogLik, XVYXVX, ssqResidual, paramToEstimate, cilevel, params, boxcox, Ndata,
+               Nobs, Ncov, reml, predictors)[c("summary", "mleIndex", "breaks")]
+}
+
+# prof1dCov's work, with each parameter's hull (x on gpuRandom's scale, profile - breaks)
+# kept for likfitLgmCov1d's curves.
+cov_profiles <- function(LogLik, XVYXVX, ssqResidual, paramToEstimate, cilevel, params, boxcox,
+                         Ndata, Nobs, Ncov, reml, predictors) {
   scales <- list(range = c(log, exp), combinedRange = c(function(x) 2 * log(x),
                                                         function(x) exp(x / 2)),
                  shape = c(log, exp), nugget = c(identity, identity),
@@ -199,12 +207,14 @@ prof1dCov <- function(LogLik, XVYXVX, ssqResidual,
     anisoRatio = params$anisoRatio, anisoAngleRadians = params$anisoAngleRadians)
   profile <- apply(LogLik, 1, max)
   near <- profile > maximum - 10
+  hulls <- list()
   for (p in setdiff(paramToEstimate, "boxcox")) {
     to <- scales[[p]][[1]]
     back <- scales[[p]][[2]]
     x <- to(derived[[p]][near])
     g <- profile[near] - breaks
     hull <- upper_hull(x, g)
+    hulls[[p]] <- hull
     mle <- derived[[p]][best[1]]
     ci <- back(profile_crossings(hull$x, hull$y))
     plot_profile(back(hull$x), hull$y, c(mle, ci), p)
@@ -226,7 +236,55 @@ prof1dCov <- function(LogLik, XVYXVX, ssqResidual,
   xvx <- XVYXVX[rows, Ndata + seq_len(Ncov), drop = FALSE]
   xvx[upper.tri(xvx)] <- t(xvx)[upper.tri(xvx)]
   summary[predictors, 1] <- solve(xvx, XVYXVX[rows, best[2]])
-  list(summary = summary, mleIndex = index, breaks = breaks)
+  list(summary = summary, mleIndex = index, breaks = breaks, hulls = hulls)
+}
+
+#' A Matérn model's likelihood over a grid with one-parameter profiles, as gpuRandom's likfitLgmCov1d
+#'
+#' \code{getProfLogL} (the log-likelihood of every parameter set and Box-Cox power, on the device) followed by \code{prof1dCov} (each parameter's estimate and interval from the upper convex hull of its profile's points), in one call with gpuRandom's arguments and result. Each \code{prof<parameter>} of the result is the profile's curve on 1001 points of the parameter's gpuRandom scale (x1: log range, log shape, 2 log combinedRange, the others as they are; z: profile - breaks), the linear interpolation of the hull (gpuRandom's is mgcv's smoothing of the same points, which does not enter the intervals).
+#' @param data,formula,coordinates,params,boxcox,type,reml,verbose as in \code{getProfLogL}'s gpuRandom form.
+#' @param paramToEstimate the parameters to estimate (see \code{prof1dCov}).
+#' @param cilevel confidence level.
+#' @param NparamPerIter,Nglobal,Nlocal,NlocalCache accepted for gpuRandom's calls (the device chooses its work sizes).
+#' @return gpuRandom's list: LogLik, breaks, breaks2d (max - qchisq(cilevel, 2) / 2), mleIndex, summary, one prof<parameter> per estimated parameter (profrange, profcombinedRange, profShapeLog, profNugget, profsdNugget, profaniso1, profaniso2, profRatio, profRadians), params, Infindex, boxcox, Nobs, Ncov, Ndata, Nparam, ssqY, ssqBetahat, ssqResidual, detVar, detReml, jacobian, XVYXVX.
+#' @examples
+#' if (oclstat_available()) {
+#'   d <- data.frame(east = runif(50), north = runif(50))
+#'   d$z <- 1 + rnorm(50)
+#'   grid <- expand.grid(range = exp(seq(log(0.02), log(2), length.out = 15)), shape = 1,
+#'                       nugget = c(0, 0.1, 0.3, 0.6, 1, 2, 4))
+#'   fit <- likfitLgmCov1d(d, z ~ 1, coordinates = c("east", "north"), params = grid,
+#'                         paramToEstimate = c("range", "nugget"), boxcox = 1,
+#'                         cilevel = 0.95)
+#'   fit$summary
+#' }
+#' @export
+likfitLgmCov1d <- function(data, formula, coordinates, params,
+                           paramToEstimate = c("range", "nugget"), boxcox, cilevel,
+                           type = c("double", "float"), reml = FALSE, NparamPerIter = NULL,
+                           Nglobal = NULL, Nlocal = NULL, NlocalCache = NULL, verbose = FALSE) {
+  pieces <- getProfLogL(data, formula, coordinates, params, boxcox, type = type, reml = reml,
+                        verbose = verbose)
+  prof <- cov_profiles(pieces$LogLik, pieces$XVYXVX, pieces$ssqResidual, paramToEstimate,
+                       cilevel, pieces$paramsRenew, pieces$boxcox, pieces$Ndata, pieces$Nobs,
+                       pieces$Ncov, reml, pieces$predictors)
+  names_of <- c(range = "profrange", combinedRange = "profcombinedRange",
+                shape = "profShapeLog", nugget = "profNugget", sdNugget = "profsdNugget",
+                aniso1 = "profaniso1", aniso2 = "profaniso2", anisoRatio = "profRatio",
+                anisoAngleRadians = "profRadians")
+  curves <- lapply(prof$hulls, function(h) {
+    x1 <- seq(min(h$x), max(h$x), length.out = 1001)
+    data.frame(x1 = x1, z = if (length(h$x) > 1) stats::approx(h$x, h$y, x1)$y else h$y)
+  })
+  names(curves) <- names_of[names(curves)]
+  c(list(LogLik = pieces$LogLik, breaks = prof$breaks,
+         breaks2d = max(pieces$LogLik) - stats::qchisq(cilevel, df = 2) / 2,
+         mleIndex = prof$mleIndex, summary = prof$summary),
+    curves,
+    list(params = pieces$paramsRenew), pieces[c("Infindex", "boxcox", "Nobs", "Ncov", "Ndata",
+                                                 "Nparam", "ssqY", "ssqBetahat",
+                                                 "ssqResidual", "detVar", "detReml",
+                                                 "jacobian", "XVYXVX")])
 }
 
 # gpuRandom's rules for an interval's ends from the crossings: one crossing takes the other

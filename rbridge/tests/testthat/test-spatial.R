@@ -384,3 +384,31 @@ test_that("prof1dCov's intervals come from the upper hull of the profile points"
                          p$Ndata, p$Nobs, p$Ncov, FALSE, p$predictors),
                "paramToEstimate: unknown sill")
 })
+
+test_that("likfitLgmCov1d is getProfLogL then prof1dCov, with each profile's curve", {
+  skip_without_python()
+  set.seed(8)
+  n <- 60
+  d <- data.frame(east = runif(n), north = runif(n))
+  z <- simulateFields(as.matrix(d[, 1:2]), c(0.3, 1, 1, 0.2, 1, 0), 1, seed = 3)[1, 1, ]
+  d$z <- 2 + z
+  grid <- expand.grid(range = exp(seq(log(0.02), log(5), length.out = 12)), shape = 1,
+                      nugget = c(0, 0.05, 0.1, 0.2, 0.4, 0.8, 1.6, 3.2))
+  pdf(NULL)
+  fit <- suppressMessages(likfitLgmCov1d(d, z ~ 1, c("east", "north"), grid,
+                                         paramToEstimate = c("range", "nugget"), boxcox = 1,
+                                         cilevel = 0.95, NparamPerIter = 20))
+  p <- getProfLogL(d, z ~ 1, c("east", "north"), grid, boxcox = 1)
+  ref <- suppressMessages(prof1dCov(p$LogLik, p$XVYXVX, p$ssqResidual, c("range", "nugget"),
+                                    0.95, p$paramsRenew, p$boxcox, p$Ndata, p$Nobs, p$Ncov,
+                                    FALSE, p$predictors))
+  dev.off()
+  expect_equal(fit$summary, ref$summary)
+  expect_equal(fit$LogLik, p$LogLik)
+  expect_equal(fit$breaks2d, max(p$LogLik) - qchisq(0.95, 2) / 2)
+  expect_equal(nrow(fit$profrange), 1001)
+  # the curve crosses zero where the interval ends (on the log scale for range)
+  f <- stats::approxfun(fit$profrange$x1, fit$profrange$z)
+  expect_equal(unname(f(log(fit$summary["range", 2:3]))), c(0, 0), tolerance = 1e-3)
+  expect_true(all(c("profNugget", "params", "XVYXVX", "detVar") %in% names(fit)))
+})
