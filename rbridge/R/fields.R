@@ -93,9 +93,15 @@ cholBatch <- function(A, ...) {
 #' @param D batch x n matrix.
 #' @param Z array c(batch, nsim, n), e.g. standard normals.
 #' @param transform "sqrt", "identity" or "none".
+#' @param ... nothing: gpuRandom's in-place form \code{multiplyLowerDiagonalBatch(output, L, D, B, diagIsOne, transformD, Nglobal, Nlocal, NlocalCache)} is refused with oclstat's form in the message.
 #' @return An array c(batch, nsim, n).
 #' @export
-multiplyLowerDiagonalBatch <- function(L, D, Z, transform = c("sqrt", "identity", "none")) {
+multiplyLowerDiagonalBatch <- function(L, D, Z, transform = c("sqrt", "identity", "none"),
+                                       ...) {
+  if (...length() || !is.character(transform))
+    in_place_form(paste("multiplyLowerDiagonalBatch(output, L, D, B, diagIsOne, transformD,",
+                        "Nglobal, Nlocal, NlocalCache)"),
+                  "output <- multiplyLowerDiagonalBatch(L, D, B, transform = transformD)")
   call_adapter("multiplyLowerDiagonalBatch",
                list(L = to_py_array(as_batch(L), "L"), D = to_py_array(D, "D"),
                     Z = to_py_array(Z, "Z"), transform = match.arg(transform)))

@@ -8,13 +8,17 @@
 #' @param lower whether A is lower triangular.
 #' @param trans solve with the transpose of A.
 #' @param unitDiagonal take A's diagonal as ones.
+#' @param ... nothing: gpuRandom's in-place form \code{backsolveBatch(C, A, B, numbatchB, diagIsOne, Nglobal, Nlocal, NlocalCache)} is refused with oclstat's form in the message.
 #' @return X, shaped as B (an array c(batch, n, k) when either input had a batch).
 #' @examples
 #' if (oclstat_available()) {
 #'   backsolveBatch(matrix(c(2, 1, 0, 4), 2), c(2, 9))
 #' }
 #' @export
-backsolveBatch <- function(A, B, lower = TRUE, trans = FALSE, unitDiagonal = FALSE) {
+backsolveBatch <- function(A, B, lower = TRUE, trans = FALSE, unitDiagonal = FALSE, ...) {
+  if (...length() || !is.logical(lower))
+    in_place_form("backsolveBatch(C, A, B, numbatchB, diagIsOne, Nglobal, Nlocal, NlocalCache)",
+                  "C <- backsolveBatch(A, B, unitDiagonal = diagIsOne)")
   call_adapter("backsolveBatch", list(A = to_py_array(A, "A"), B = to_py_array(B, "B"),
                                       lower = isTRUE(lower), trans = isTRUE(trans),
                                       unitDiagonal = isTRUE(unitDiagonal)))
@@ -26,13 +30,17 @@ backsolveBatch <- function(A, B, lower = TRUE, trans = FALSE, unitDiagonal = FAL
 #' @param A r x ka matrix or array c(batch, r, ka).
 #' @param B r x kb matrix or array c(batch, r, kb) (default: A).
 #' @param D weights: an r-vector or batch x r matrix (default: none).
+#' @param ... nothing: gpuRandom's in-place form \code{crossprodBatch(C, A, D, invertD, Nglobal, Nlocal, NlocalCache)} is refused with oclstat's form in the message.
 #' @return ka x kb matrix, or an array c(batch, ka, kb).
 #' @examples
 #' if (oclstat_available()) {
 #'   crossprodBatch(matrix(1:4, 2), D = c(1, 2))
 #' }
 #' @export
-crossprodBatch <- function(A, B = NULL, D = NULL) {
+crossprodBatch <- function(A, B = NULL, D = NULL, ...) {
+  if (...length())
+    in_place_form("crossprodBatch(C, A, D, invertD, Nglobal, Nlocal, NlocalCache)",
+                  "C <- crossprodBatch(A, D = D) (D = 1 / D for invertD = TRUE)")
   call_adapter("crossprodBatch", list(A = to_py_array(A, "A"),
                                       B = if (is.null(B)) NULL else to_py_array(B, "B"),
                                       D = if (is.null(D)) NULL else to_py_array(D, "D")))
@@ -48,13 +56,20 @@ crossprodBatch <- function(A, B = NULL, D = NULL) {
 #' @param beta weight of C.
 #' @param transA use t(A).
 #' @param transB use t(B).
+#' @param ... nothing: gpuRandom's form \code{gemmBatch(A, B, Arowbatch, Browbatch, Acolbatch, Bcolbatch, need_transpose, workgroupSize)}, over row- and column-stacked gpuR matrices, is refused with oclstat's form in the message.
 #' @return m x k matrix, or an array c(batch, m, k).
 #' @examples
 #' if (oclstat_available()) {
 #'   gemmBatch(diag(2), matrix(1:4, 2))
 #' }
 #' @export
-gemmBatch <- function(A, B, C = NULL, alpha = 1, beta = 0, transA = FALSE, transB = FALSE) {
+gemmBatch <- function(A, B, C = NULL, alpha = 1, beta = 0, transA = FALSE, transB = FALSE,
+                      ...) {
+  if (...length() || (length(C) == 1 && is.null(dim(C))))     # C: gpuRandom's Arowbatch
+    stop("gemmBatch(A, B, Arowbatch, Browbatch, Acolbatch, Bcolbatch, need_transpose, ",
+         "workgroupSize) is gpuRandom's form over row- and column-stacked gpuR vclMatrix ",
+         "batches; in oclstat a batch is an array c(batch, m, r): ",
+         "gemmBatch(A, B, transA = need_transpose)", call. = FALSE)
   call_adapter("gemmBatch", list(A = to_py_array(A, "A"), B = to_py_array(B, "B"),
                                  C = if (is.null(C)) NULL else to_py_array(C, "C"),
                                  alpha = as.double(alpha), beta = as.double(beta),

@@ -97,13 +97,30 @@ test_that("createStreamsCpu(n, initial) as gpuRandom; qqnormGpu(type =), logfact
   expect_equal(logfactSum(x, Nglobal = c(4, 2)), sum(lfactorial(x)), tolerance = 1e-12)
 })
 
-test_that("gpuRandom's in-place maternBatch and cholBatch forms are refused with oclstat's form", {
+test_that("gpuRandom's in-place forms (maternBatch, cholBatch, the batched algebra) are refused with oclstat's form", {
   xy <- cbind(c(0, 1, 0.5), c(0, 0, 1))
   p <- rbind(c(0.3, 1.5, 1, 0, 1, 0))
   V <- matrix(0, 3, 3)
   expect_error(maternBatch(V, xy, p, c(64, 8), c(8, 8)), "V <- maternBatch\\(coords, params\\)")
   expect_error(maternBatch(var = V, coords = xy, param = p), "fills gpuR vclMatrix")
   expect_error(cholBatch(V, matrix(0, 1, 3), 1, c(64, 8), c(8, 8), 2), "r <- cholBatch\\(A\\)")
+  L <- diag(3)
+  B <- matrix(1, 3, 2)
+  expect_error(backsolveBatch(B, L, B, 1, TRUE, c(64, 8), c(8, 8), 100),
+               "C <- backsolveBatch\\(A, B, unitDiagonal = diagIsOne\\)")
+  expect_error(backsolveBatch(C = B, A = L, B = B, numbatchB = 1, diagIsOne = TRUE),
+               "fills gpuR vclMatrix")
+  expect_error(crossprodBatch(V, B, matrix(1, 1, 3), invertD = FALSE, Nglobal = c(64, 8)),
+               "C <- crossprodBatch\\(A, D = D\\)")
+  expect_error(multiplyLowerDiagonalBatch(B, L, matrix(1, 1, 3), B, TRUE, "sqrt", c(64, 8)),
+               "output <- multiplyLowerDiagonalBatch\\(L, D, B")
+  expect_error(gemmBatch(L, B, 1, 1, 1, 1, FALSE),
+               "gemmBatch\\(A, B, transA = need_transpose\\)")
+  expect_error(gemmBatch(L, B, need_transpose = TRUE), "row- and column-stacked")
   skip_without_python()
   expect_equal(dim(maternBatch(xy, p)), c(3L, 3L))
+  expect_equal(backsolveBatch(L, B), B)
+  expect_equal(crossprodBatch(B), crossprod(B))
+  expect_equal(gemmBatch(L, B), B)
+  expect_equal(gemmBatch(matrix(2), matrix(3), matrix(1), beta = 1), matrix(7))  # 1 x 1 C
 })
