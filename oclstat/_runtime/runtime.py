@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 
 from .._constants import KERNEL_DEFINES
-from .device import cpu_extensions, describe, require_pyopencl, version_key
+from .device import cpu_extensions, describe, require_pyopencl
 from .errors import (
     DeviceCapabilityError,
     DeviceUnusableError,
@@ -103,8 +103,10 @@ class Runtime:
     def vector_popcount(self) -> bool:
         """Whether kernels count bits eight words per instruction with AVX-512 VPOPCNTDQ
         (``EPI_VPOPCNT``, oclstat/popcount.clh): a CPU device on a host that has the
-        extension, with pocl 3.1 or later (clang's ``target`` attribute enables it for the
-        counting functions alone), outside a GPU schedule, and only once a build of
+        extension, with pocl (clang's ``target`` attribute enables it for the counting
+        functions alone: pocl 3.1 compiles for ``skylake-avx512`` on a Zen 4, PyPI's pocl 3.0
+        for the host's CPU on an Intel Xeon, neither vectorising the count by itself),
+        outside a GPU schedule, and only once a build of
         ``popcount.cl`` that way has counted as numpy does on this device (else never, with a
         :class:`KernelBuildWarning`). ``OCLSTAT_NO_VPOPCNT=1`` turns it off (tests compare
         the two)."""
@@ -112,8 +114,7 @@ class Runtime:
             return False
         if "portable computing language" not in self.info.platform.lower():
             return False
-        if (version_key(self.info.driver) < (3, 1)
-                or "avx512_vpopcntdq" not in cpu_extensions()):
+        if "avx512_vpopcntdq" not in cpu_extensions():
             return False
         with self._lock:
             if self._vector_popcount is None:
