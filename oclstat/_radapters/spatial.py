@@ -102,7 +102,8 @@ def _gpurandom_prof_logl(coords, y, X, params, boxcox, method, elements_only, de
     ssq_beta = np.einsum("mpq,mpq->mq", xvy, np.linalg.solve(xvx, xvy))
     ssq_resid = ssq_y - ssq_beta
     det_reml = np.linalg.slogdet(xvx)[1]
-    jac = np.where(lam == 1.0, 0.0, -2.0 * (lam - 1.0) * (logs.sum() if len(lam) > 1 else 0))
+    # with 1 alone y may be any sign (no log taken); else y > 0 and lambda = 1 gives 0
+    jac = np.zeros(1) if len(lam) == 1 else -2.0 * (lam - 1.0) * logs.sum()
     dof = n if method == "ML" else n - p
     m2ll = (dof * np.log(ssq_resid / dof) + res.logdet[:, None] + jac[None, :]
             + n * np.log(2.0 * np.pi) + dof)

@@ -131,9 +131,7 @@ getProfLogL <- function(data, formula, coordinates = NULL, params, boxcox = NULL
       params = model_params(params), reml = isTRUE(reml),
       boxcox = if (is.null(boxcox)) NULL else as.list(as.double(boxcox)))))
   m <- model_from_formula(data, formula, coordinates)
-  if (isTRUE(verbose >= 1))
-    cat("Nobs ", length(m$y), "\nNcov ", ncol(m$X), "\ndevice ",
-        bridge()$device_summary(device_arg()), "\n", sep = "")
+  if (isTRUE(verbose >= 1)) print_model_sizes(m)
   if (!is.data.frame(params) && !is.matrix(params))
     stop("params must be a data.frame or matrix of parameter sets, one per row", call. = FALSE)
   out <- call_adapter("getProfLogL", list(
@@ -215,13 +213,17 @@ likfitLgmGpu <- function(data, formula, coordinates = NULL, params = NULL, boxco
     if (is.null(X) && !is.null(coordinates)) X <- coordinates
     m <- list(coords = coord_matrix(data), y = formula, X = X)
   }
-  if (isTRUE(verbose >= 1))
-    cat("Nobs ", length(m$y), "\nNcov ", if (is.null(m$X)) 1 else ncol(m$X),
-        "\ndevice ", bridge()$device_summary(device_arg()), "\n", sep = "")
+  if (isTRUE(verbose >= 1)) print_model_sizes(m)
   if (!is.null(params) && (is.matrix(params) || is.data.frame(params)))
     return(likfit_grid(m, params, boxcox, paramToEstimate, cilevel, reml, df))
   if (!is.null(params) && is.null(param)) param <- params
   likfit_newton(m, param, paramToEstimate, reml, profiles, profile2d, cilevel, tol)
+}
+
+# gpuRandom's verbose lines: the observations, the covariates and the device.
+print_model_sizes <- function(m) {
+  cat("Nobs ", length(m$y), "\nNcov ", if (is.null(m$X)) 1 else ncol(m$X), "\ndevice ",
+      bridge()$device_summary(device_arg()), "\n", sep = "")
 }
 
 model_from_formula <- function(data, formula, coordinates) {
