@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
+from gsva2_reference import walk_score
 from scipy import sparse, special, stats
 
 import oclstat
@@ -74,18 +75,7 @@ def _definition(x, sets, names, kcdf, tau=1.0, mx_diff=True, abs_ranking=False):
             srs = np.abs(p / 2 - r_dense)
         for s, members in enumerate(sets.values()):
             idx = [kept.index(g) for g in members if g in kept]
-            step_in = np.zeros(p)
-            step_in[(dos[idx] - 1).astype(int)] = srs[idx] ** tau
-            step_in = np.cumsum(step_in) / step_in.sum()
-            step_out = np.ones(p)
-            step_out[(dos[idx] - 1).astype(int)] = 0
-            step_out = np.cumsum(step_out) / step_out.sum()
-            walk = step_in - step_out
-            hi, lo = max(0.0, walk.max()), min(0.0, walk.min())
-            if mx_diff:
-                out[s, j] = hi - lo if abs_ranking else hi + lo
-            else:
-                out[s, j] = hi if hi + lo > 0 else lo
+            out[s, j] = walk_score(dos[idx], srs[idx], p, tau, mx_diff, abs_ranking)
     return out
 
 

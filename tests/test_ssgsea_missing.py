@@ -10,6 +10,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from gsva2_reference import assert_equals_long_table
 from scipy import sparse, stats
 
 import oclstat
@@ -38,14 +39,7 @@ def test_equals_gsva2_on_its_own_calls():
         with pytest.warns(UserWarning, match="fewer than") if warns else _no_warning():
             got = oclstat.ssgsea(x, sets, alpha=float(p["alpha"]), normalize=bool(p["normalize"]),
                                  min_size=int(p["min_size"]), nan_policy=POLICY[p["use"]])
-        # GSVA's long table runs sample by sample, sets within a sample
-        pairs = [(k, c) for c in got.columns for k in got.index]
-        assert pairs == list(zip(want["set"], want["sample"], strict=True)), case
-        scores = got.to_numpy().ravel(order="F")
-        np.testing.assert_array_equal(np.isnan(scores), want["score"].isna().to_numpy(),
-                                      err_msg=case)
-        np.testing.assert_allclose(scores, want["score"].to_numpy(), rtol=1e-12, atol=1e-14,
-                                   err_msg=case)
+        assert_equals_long_table(got, want, case)
 
 
 class _no_warning:

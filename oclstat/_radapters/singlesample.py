@@ -33,6 +33,14 @@ def _gsva_method(method, expr, gset_idx_list, **kwargs) -> RValue:
     return _score_matrix(method(data, _gene_set_list(gset_idx_list), **kwargs, **labels))
 
 
+def _nan_policy(use) -> str:
+    """GSVA 2's ``use =`` as oclstat's ``nan_policy``."""
+    policy = {"all.obs": "raise", "everything": "propagate", "na.rm": "omit"}.get(use)
+    if policy is None:
+        raise ValueError(f"use must be 'all.obs', 'everything' or 'na.rm', got {use!r}")
+    return policy
+
+
 def _gene_set_list(gset_idx_list) -> dict:
     if not isinstance(gset_idx_list, dict) or not gset_idx_list or \
             any(not k for k in gset_idx_list):
@@ -51,9 +59,7 @@ def ssgsea_gpu(expr, gset_idx_list, tau=0.25, ssgsea_norm=True, flavor="gsva", m
     ``use``: GSVA 2's names of :func:`oclstat.ssgsea`'s ``nan_policy``."""
     from .._singlesample import ssgsea
 
-    policy = {"all.obs": "raise", "everything": "propagate", "na.rm": "omit"}.get(use)
-    if policy is None:
-        raise ValueError(f"use must be 'all.obs', 'everything' or 'na.rm', got {use!r}")
+    policy = _nan_policy(use)
     return _gsva_method(ssgsea, expr, gset_idx_list, alpha=tau, normalize=bool(ssgsea_norm),
                         flavor=flavor, min_size=min_sz, max_size=max_sz, nan_policy=policy)
 
@@ -91,13 +97,15 @@ def plage_gpu(expr, gset_idx_list, min_sz=2, max_sz=None, parallel_sz=1, verbose
                       "parallel.sz": "parallel_sz"})
 def gsva_gpu(expr, gset_idx_list, kcdf="Gaussian", abs_ranking=False, tau=1.0, mx_diff=True,
              tabulated=True, min_sz=1, max_sz=None, parallel_sz=1, verbose=True, assay=None,
-             sparse=False, *, device=None):
+             sparse=False, use="all.obs", *, device=None):
     """GSVA 1.46's ``gsva(method = "gsva")`` arguments; its sets x samples matrix (the
     kernel estimate on the device). parallel.sz and verbose are accepted and ignored; R
     reads the assay of a container. ``sparse`` (GSVA 2's ``gsvaParam(sparse = TRUE)``, from
-    ``gsva(param)``): GSVA 2's sparse algorithm on a dgCMatrix."""
+    ``gsva(param)``): GSVA 2's sparse algorithm on a dgCMatrix. ``use``: GSVA 2's names of
+    :func:`oclstat.gsva`'s ``nan_policy``."""
     from .._singlesample import gsva
 
     return _gsva_method(gsva, expr, gset_idx_list, kcdf=kcdf, abs_ranking=bool(abs_ranking),
                         tau=tau, mx_diff=bool(mx_diff), tabulated=bool(tabulated),
-                        min_size=min_sz, max_size=max_sz, sparse=bool(sparse), device=device)
+                        min_size=min_sz, max_size=max_sz, sparse=bool(sparse),
+                        nan_policy=_nan_policy(use), device=device)

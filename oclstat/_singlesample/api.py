@@ -28,7 +28,13 @@ from .core import (
     ssgsea_block,
     zscore_block,
 )
-from .missing import NAN_POLICIES, ssgsea_with_missing
+from .missing import (
+    NAN_POLICIES,
+    gsva_density_with_missing,
+    gsva_with_missing,
+    ssgsea_with_missing,
+    varying_with_missing,
+)
 from .opencl import density
 from .sparse_gsva import nonzero_cdf, sparse_gsva_block
 from .validate import BackedCells, in_memory
@@ -300,8 +306,8 @@ def _normalize_by_range(out: np.ndarray, missing: bool) -> None:
 
 def gsva(expression, gene_sets, *, kcdf: str = "Gaussian", abs_ranking: bool = False,
          tau: float = 1.0, mx_diff: bool = True, tabulated: bool = True, min_size: int = 1,
-         max_size: int | None = None, sparse: bool = False, genes=None, samples=None,
-         layer=None, dtype=None, device=None, progress=None,
+         max_size: int | None = None, sparse: bool = False, nan_policy: str = "raise",
+         genes=None, samples=None, layer=None, dtype=None, device=None, progress=None,
          inplace: bool = True, copy: bool = False) -> pd.DataFrame:
     """Gene set variation analysis (Hänzelmann et al. 2013) of every gene set in every
     sample, as GSVA 1.46 computes it; the kernel CDF estimate on the device.
@@ -329,6 +335,14 @@ def gsva(expression, gene_sets, *, kcdf: str = "Gaussian", abs_ranking: bool = F
         (no log-odds), every sample's zeros below its non-zero values with one rank score,
         genes whose non-zero values are all equal left out (see Notes). A dense expression
         takes the classical algorithm, as in GSVA 2.
+    nan_policy : {"raise", "propagate", "omit"}, optional
+        Missing values (NaN) in a dense expression, as GSVA 2's ``gsvaParam(use =)``: refused
+        (``"raise"``, the default; GSVA's ``"all.obs"``); a kernel gives a gene with a missing
+        value no estimate anywhere, and a set with a member without one scores NaN in that
+        sample (``"propagate"``, GSVA's ``"everything"``); or each gene's estimate comes from
+        its values and each sample's ranks from its genes with one, each set scored over
+        its members with one (``"omit"``, ``"na.rm"``; NaN with fewer than ``min_size``,
+        with a warning). See :mod:`oclstat._singlesample.missing`.
     genes, samples, layer : optional
         Names of an array's rows and columns; the AnnData layer.
     dtype : numpy dtype, optional
@@ -391,12 +405,20 @@ def gsva(expression, gene_sets, *, kcdf: str = "Gaussian", abs_ranking: bool = F
     output = AnnDataOutput(expression, inplace, copy)
     if kcdf not in KCDFS:
         raise ValueError(f"kcdf must be one of {KCDFS}, got {kcdf!r}")
+    if nan_policy not in NAN_POLICIES:
+        raise ValueError(f"nan_policy must be one of {NAN_POLICIES}, got {nan_policy!r}")
     sparse = as_bool(sparse, "sparse")
-    m, g, s, is_sparse = read_expression(expression, genes, samples, layer)
+    m, g, s, is_sparse = read_expression(expression, genes, samples, layer,
+                                         missing=nan_policy != "raise")
     m = in_memory(m)                  # every sample of a gene at once
     attrs = {"kcdf": kcdf, "tau": float(tau), "mx_diff": bool(mx_diff),
              "abs_ranking": bool(abs_ranking), "tabulated": bool(tabulated),
-             "sparse": sparse and is_sparse}
+             "sparse": sparse and is_sparse, "nan_policy": nan_policy}
+    if isinstance(m, np.ndarray) and np.isnan(m).any():
+        frame = _gsva_with_missing(m, g, s, gene_sets, attrs, min_size=min_size,
+                                   max_size=max_size, dtype=dtype, device=device,
+                                   progress=progress)
+        return output.give(frame, {"score": frame}, "gsva")
     if attrs["sparse"]:
         frame = _sparse_gsva(m, g, s, gene_sets, kcdf, attrs, min_size=min_size,
                              max_size=max_size, dtype=dtype, device=device, progress=progress)
@@ -429,6 +451,35 @@ def gsva(expression, gene_sets, *, kcdf: str = "Gaussian", abs_ranking: bool = F
                         progress=progress)
     frame = _frame(out, names, s, "gsva", {**attrs, "device": where})
     return output.give(frame, {"score": frame}, "gsva")
+
+
+def _gsva_with_missing(x, g, s, gene_sets, attrs, *, min_size, max_size, dtype, device,
+                       progress) -> pd.DataFrame:
+    """:func:`gsva` of a dense expression with NaN, as GSVA 2 (:mod:`.missing`)."""
+    keep = varying_with_missing(x)
+    if keep.sum() < 2:
+        raise ValueError(f"expression: {int(keep.sum())} of {keep.size:,} genes vary across "
+                         "the samples (missing values aside); GSVA discards constant genes "
+                         "and stops with fewer than two ('Less than two genes in the input "
+                         "assay object')")
+    if not keep.all():
+        x = x[keep]
+    kept = [name for name, k in zip(g, keep, strict=True) if k]
+    names, sets, _ = match_gene_sets(gene_sets, kept, min_size, max_size)
+    rt, real, where = None, np.float64, "host"
+    if attrs["kcdf"] == "Gaussian":
+        rt = executor(device, None, "gsva", several=False).runtime
+        real = rt.default_real() if dtype is None else as_float_dtype(dtype)
+        where = rt.info.label
+    z = gsva_density_with_missing(x, attrs["kcdf"], attrs["nan_policy"], rt=rt,
+                                  tabulated=attrs["tabulated"], dtype=real, progress=progress)
+    out = _score_blocks(z, False, len(sets), lambda block, j0, j1: gsva_with_missing(
+        block, sets, attrs["tau"], attrs["mx_diff"], attrs["abs_ranking"],
+        attrs["nan_policy"], min_size), desc="gsva scores", progress=progress)
+    if attrs["nan_policy"] == "omit" and np.isnan(out).any():
+        warnings.warn(f"NaN scores of gene sets with fewer than {min_size} genes after "
+                      f"removing missing values", stacklevel=3)
+    return _frame(out, names, s, "gsva", {**attrs, "device": where})
 
 
 def _sparse_gsva(m, g, s, gene_sets, kcdf, attrs, *, min_size, max_size, dtype, device,

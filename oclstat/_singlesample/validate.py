@@ -100,7 +100,7 @@ def expression(expr, genes=None, samples=None, layer=None, *, missing: bool = Fa
     """``(matrix, genes, samples, sparse)``: genes x samples as a float64 array or a CSC
     matrix (one column per sample), with names. An AnnData is cells x genes (its ``.X`` or
     ``.layers[layer]``), labelled by ``.var_names`` and ``.obs_names``. ``missing``: a dense
-    matrix in memory may hold NaN (never infinities)."""
+    matrix in memory may hold NaN (never infinities), returned as numpy's quiet NaN."""
     import pandas as pd
     from scipy import sparse
 
@@ -147,6 +147,11 @@ def expression(expr, genes=None, samples=None, layer=None, *, missing: bool = Fa
     if missing and not sparse.issparse(m):
         if np.isinf(m).any():
             raise ValueError("expr has infinite values; remove them first")
+        nan = np.isnan(m)
+        if nan.any():
+            # one quiet NaN for every missing value: R's NA is a signalling NaN, which IEEE
+            # minimum and maximum (numpy's fmin, fmax) return instead of the number
+            m = np.where(nan, np.nan, m)
     elif not np.all(np.isfinite(values)):
         raise ValueError("expr has missing or infinite values; remove or impute them first" +
                          (" (missing values are handled in a dense expression only)"

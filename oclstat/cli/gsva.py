@@ -30,6 +30,12 @@ def add_arguments(p) -> None:
     p.add_argument("--sparse", action="store_true",
                    help="GSVA 2's sparse algorithm for a sparse matrix (an .h5ad's): each "
                         "gene's CDF from its non-zero values, zeros ranked below them")
+    p.add_argument("--nan-policy", choices=["raise", "propagate", "omit"], default="raise",
+                   help="missing values (NA, NaN or empty cells) as GSVA 2's use=: refused "
+                        "(default); a gene with one has no kernel estimate and a set with "
+                        "such a member scores NaN in that sample (propagate, GSVA's "
+                        "'everything'); or each gene's estimate from its values and each "
+                        "set scored over its members with one (omit, 'na.rm')")
     p.add_argument("--dtype", choices=["float64", "float32"], default=None,
                    help="precision of the kernel estimate on the device (default float64 "
                         "where the device has it)")
@@ -42,6 +48,6 @@ def run(args) -> int:
     t0 = time.perf_counter()
     scores = gsva(expr, sets, kcdf=args.kcdf, abs_ranking=args.abs_ranking, tau=args.tau,
                   mx_diff=args.mx_diff, tabulated=args.tabulated, min_size=args.min_size,
-                  max_size=args.max_size, sparse=args.sparse, layer=args.layer, dtype=args.dtype,
-                  device=device_of(args))
+                  max_size=args.max_size, sparse=args.sparse, nan_policy=args.nan_policy,
+                  layer=args.layer, dtype=args.dtype, device=device_of(args))
     return finish(args, scores, "GSVA", read, t0, scores.attrs.get("device", ""))

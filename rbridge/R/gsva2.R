@@ -37,7 +37,7 @@ na_check <- function(exprData, m, checkNA, use) {
 
 #' GSVA 2's parameter objects: the GSVA, ssGSEA, PLAGE and z-score methods
 #'
-#' The constructors of GSVA 2's interface, with its arguments and defaults: \code{gsva(gsvaParam(exprData, geneSets))} runs as written and gives GSVA 2's scores, the work on the OpenCL device. \code{exprData}: a matrix, \code{dgCMatrix}, \code{DelayedMatrix}, \code{SummarizedExperiment} or \code{SingleCellExperiment} (\code{assay}: NA is the first); \code{geneSets}: a named list, a \code{GeneSetCollection} or a GMT file's path. As GSVA 2, a \code{dgCMatrix}'s genes whose non-zero values are all equal are left out, and z-score and PLAGE scale its non-zero values only. \code{kcdf = "auto"} chooses as GSVA 2: the direct estimate ("none") from \code{kcdfNoneMinSampleSize} samples on (for a \code{dgCMatrix}: that many non-zero values per gene on average), else Poisson for integer counts, else Gaussian. \code{sparse = TRUE} (the default) on a \code{dgCMatrix} is GSVA 2's sparse algorithm: each gene's CDF from its non-zero values alone, each sample's zeros ranked below its non-zero values (with the Poisson kernel, genes whose estimates agree to the last bits may change places with GSVA 2's, whose R \code{ppois} rounds differently from scipy's). Missing values as GSVA 2 finds them (\code{checkNA}: "auto" checks a matrix, ExpressionSet or SummarizedExperiment) and scores them in ssGSEA (\code{use}: "everything", a set with a missing member scores NA in that sample; "na.rm", each sample and set over the genes with a value; "all.obs", refused); \code{gsvaParam} refuses data with NA. Not in oclstat: \code{annotation} (must be NULL).
+#' The constructors of GSVA 2's interface, with its arguments and defaults: \code{gsva(gsvaParam(exprData, geneSets))} runs as written and gives GSVA 2's scores, the work on the OpenCL device. \code{exprData}: a matrix, \code{dgCMatrix}, \code{DelayedMatrix}, \code{SummarizedExperiment} or \code{SingleCellExperiment} (\code{assay}: NA is the first); \code{geneSets}: a named list, a \code{GeneSetCollection} or a GMT file's path. As GSVA 2, a \code{dgCMatrix}'s genes whose non-zero values are all equal are left out, and z-score and PLAGE scale its non-zero values only. \code{kcdf = "auto"} chooses as GSVA 2: the direct estimate ("none") from \code{kcdfNoneMinSampleSize} samples on (for a \code{dgCMatrix}: that many non-zero values per gene on average), else Poisson for integer counts, else Gaussian. \code{sparse = TRUE} (the default) on a \code{dgCMatrix} is GSVA 2's sparse algorithm: each gene's CDF from its non-zero values alone, each sample's zeros ranked below its non-zero values (with the Poisson kernel, genes whose estimates agree to the last bits may change places with GSVA 2's, whose R \code{ppois} rounds differently from scipy's). Missing values as GSVA 2 finds them (\code{checkNA}: "auto" checks a matrix, ExpressionSet or SummarizedExperiment) and scores them as GSVA 2 (\code{use}: "all.obs", refused; "everything", in ssGSEA a set with a missing member scores NA in that sample, in GSVA with a kernel a gene with a missing value has no estimate anywhere and a set with such a member scores NA; "na.rm", each gene's estimate from its values, each sample and set over the genes with a value). Where GSVA 2 1.53.31 errs, oclstat does not copy it: its kernel estimate with "everything" reads one value past each gene's (a gene without missing values followed by one missing in the first sample loses its estimates), and with \code{maxDiff = FALSE} and NA scores in a sample it moves the other sets' scores. Not in oclstat: \code{annotation} (must be NULL).
 #' @param exprData expression data, genes x samples, gene names as row names.
 #' @param geneSets gene sets.
 #' @param assay the assay of a SummarizedExperiment or SingleCellExperiment (NA: the first).
@@ -49,7 +49,7 @@ na_check <- function(exprData, m, checkNA, use) {
 #' @param maxDiff the sum of the largest positive and negative excursions (TRUE) or the larger one.
 #' @param absRanking with \code{maxDiff}: the positive minus the negative excursion.
 #' @param sparse GSVA 2's sparse algorithm for a dgCMatrix (TRUE) or the classical one (FALSE); a dense matrix takes the classical one.
-#' @param checkNA,use GSVA 2's handling of missing values: whether to look for them, and what ssGSEA does with them (the GSVA method refuses them).
+#' @param checkNA,use GSVA 2's handling of missing values: whether to look for them, and what the GSVA and ssGSEA methods do with them (PLAGE and z-score refuse them).
 #' @param alpha ssGSEA's rank weight.
 #' @param normalize divide the ssGSEA scores by their range.
 #' @return A parameter object for \code{gsva()}.
@@ -74,10 +74,6 @@ gsvaParam <- function(exprData, geneSets, assay = NA_character_, annotation = NU
                               tau = tau, maxDiff = isTRUE(maxDiff),
                               absRanking = isTRUE(absRanking), sparse = isTRUE(sparse)),
                          match.arg(checkNA), match.arg(use))
-  if (p$na$any)
-    stop("exprData has NA values: oclstat's GSVA method does not score missing values ",
-         "(use = \"", p$na$use, "\"); ssgseaParam() does, or remove them first", call. = FALSE)
-  p
 }
 
 #' @rdname gsvaParam
@@ -131,11 +127,16 @@ auto_kcdf <- function(m, min_size) {
   if (is.integer(m[1, 1])) "Poisson" else "Gaussian"
 }
 
-# The expression without the genes GSVA 2 drops for GSVA, PLAGE and z-score: constant ones,
-# and in a dgCMatrix those whose non-zero values are all equal.
+# The expression without the genes GSVA 2 drops for GSVA, PLAGE and z-score: constant ones
+# (missing values aside; a gene with no value stays, as GSVA 2's .filterGenes keeps it), and
+# in a dgCMatrix those whose non-zero values are all equal.
 drop_constant <- function(m) {
-  if (!methods::is(m, "dgCMatrix"))
-    return(m[apply(m, 1, max) > apply(m, 1, min), , drop = FALSE])
+  if (!methods::is(m, "dgCMatrix")) {
+    empty <- rowSums(!is.na(m)) == 0
+    hi <- suppressWarnings(apply(m, 1, max, na.rm = TRUE))
+    lo <- suppressWarnings(apply(m, 1, min, na.rm = TRUE))
+    return(m[empty | hi > lo, , drop = FALSE])
+  }
   rows <- Matrix::t(m)
   gene <- rep(seq_len(ncol(rows)), diff(rows@p))
   lo <- hi <- rep(NA_real_, ncol(rows))
@@ -181,7 +182,7 @@ gsva <- function(param, verbose = TRUE, BPPARAM = NULL) {
   }
   # PLAGE needs two genes a set (a one-gene set's svd is no score per sample)
   min_size <- if (method == "plageParam") max(2, param$minSize) else param$minSize
-  # missing values found at construction: ssGSEA scores them as GSVA 2's use = says
+  # missing values found at construction: GSVA and ssGSEA score them as GSVA 2's use = says
   use <- if (isTRUE(param$na$any)) param$na$use else "all.obs"
   if (method == "ssgseaParam" && use == "all.obs" && a$normalize && anyNA(m))
     stop("Cannot calculate normalizing factor for the enrichment scores in ssGSEA, likely ",
@@ -203,7 +204,8 @@ gsva <- function(param, verbose = TRUE, BPPARAM = NULL) {
                        use = use),
     gsvaParam = list(kcdf = kcdf,
                      abs.ranking = a$absRanking, tau = as.double(a$tau), mx.diff = a$maxDiff,
-                     tabulated = TRUE, sparse = methods::is(m, "dgCMatrix") && a$sparse),
+                     tabulated = TRUE, sparse = methods::is(m, "dgCMatrix") && a$sparse,
+                     use = use),
     list())
   name <- c(ssgseaParam = "ssgseaGpu", gsvaParam = "gsvaGpu", plageParam = "plageGpu",
             zscoreParam = "zscoreGpu")[[method]]

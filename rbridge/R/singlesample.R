@@ -159,24 +159,29 @@ ssgseaGpu <- function(expr, gset.idx.list, tau = 0.25, ssgsea.norm = TRUE,
 #' @param parallel.sz,verbose accepted for GSVA's calls (ignored).
 #' @param assay the assay of a SummarizedExperiment or SingleCellExperiment (NA: the first, as GSVA 2).
 #' @param sparse GSVA 2's sparse algorithm for a dgCMatrix (each gene's CDF from its non-zero values, zeros ranked below them; \code{gsvaParam(sparse = TRUE)}); a dense matrix takes the classical one.
+#' @param use missing values in a dense \code{expr}, as GSVA 2's \code{gsvaParam(use =)}: refused ("all.obs", the default here, as GSVA 1.46); with a kernel a gene with a missing value has no estimate and a set with such a member scores NA in that sample ("everything"); or each gene's estimate from its values, each sample's ranks from its genes with one and each set scored over its members with one ("na.rm").
 #' @return GSVA's matrix, gene sets x samples; for a SummarizedExperiment or SingleCellExperiment, one of its class as GSVA 2 returns it (assay "es", the samples' colData, rowData column "gs" with each set's genes in the data).
 #' @examples
 #' if (oclstat_available()) {
 #'   x <- matrix(rnorm(2000), 200, dimnames = list(paste0("g", 1:200), paste0("s", 1:10)))
 #'   x[1:20, 1:5] <- x[1:20, 1:5] + 2
 #'   gsvaGpu(x, list(up = paste0("g", 1:20), other = paste0("g", 50:90)))
+#'   x[3, 2] <- NA
+#'   gsvaGpu(x, list(up = paste0("g", 1:20)), use = "na.rm")
 #' }
 #' @export
 gsvaGpu <- function(expr, gset.idx.list, kcdf = c("Gaussian", "Poisson", "none"),
                     abs.ranking = FALSE, tau = 1, mx.diff = TRUE, tabulated = TRUE,
                     min.sz = 1, max.sz = Inf, parallel.sz = 1L, verbose = TRUE,
-                    assay = NA_character_, sparse = FALSE) {
+                    assay = NA_character_, sparse = FALSE,
+                    use = c("all.obs", "everything", "na.rm")) {
   kcdf <- match.arg(kcdf)
-  args <- gsva_args(expr, gset.idx.list, min.sz, max.sz, assay)
+  use <- match.arg(use)
+  args <- gsva_args(expr, gset.idx.list, min.sz, max.sz, assay, na = use != "all.obs")
   run_gsva_method("gsvaGpu", args, list(kcdf = kcdf, abs.ranking = isTRUE(abs.ranking),
                                         tau = as.double(tau), mx.diff = isTRUE(mx.diff),
                                         tabulated = isTRUE(tabulated),
-                                        sparse = isTRUE(sparse)))
+                                        sparse = isTRUE(sparse), use = use))
 }
 
 #' The z-score method on gene sets, as GSVA's zscore

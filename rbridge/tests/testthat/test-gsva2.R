@@ -89,13 +89,46 @@ test_that("ssgseaParam(use =) scores missing values as GSVA 2's ssgsea()", {
   }
 })
 
-test_that("missing values: GSVA 2's notes, its refusals, and the GSVA method's refusal", {
+# The GSVA method with missing values: GSVA 2's own C and R on the same calls, frozen in
+# gsva2_gsva_na_reference.csv by tests/data/make_gsva2_gsva_na_reference.py (inputs beside it)
+test_that("gsvaParam(use =) scores missing values as GSVA 2's gsva()", {
+  skip_without_python()
+  ref <- utils::read.csv(test_path("gsva2_gsva_na_reference.csv"), stringsAsFactors = FALSE)
+  sets <- test_path("gsva2_gsva_na_sets.gmt")
+  input <- list(values = as.matrix(utils::read.csv(test_path("gsva2_gsva_na_values.csv"),
+                                                   row.names = 1)),
+                counts = as.matrix(utils::read.csv(test_path("gsva2_gsva_na_counts.csv"),
+                                                   row.names = 1)))
+  expect_true(is.integer(input$counts))      # kcdf = "auto" chooses Poisson, as GSVA 2 did
+  for (k in unique(ref$case)) {
+    want <- ref[ref$case == k, ]
+    p <- want[1, ]
+    gs <- gmtPathways(sets)[unique(want$set)]
+    es <- suppressMessages(suppressWarnings(gsva(gsvaParam(
+      input[[p$input]], gs, kcdf = if (p$kcdf == "none") "none" else "auto",
+      minSize = p$min_size, tau = p$tau, maxDiff = p$max_diff, absRanking = p$abs_ranking,
+      use = p$use), verbose = FALSE)))
+    expect_identical(paste(rep(rownames(es), ncol(es)), rep(colnames(es), each = nrow(es))),
+                     paste(want$set, want$sample), label = k)
+    expect_identical(is.na(as.vector(es)), is.na(want$score), label = k)
+    expect_equal(as.vector(es), want$score, tolerance = 1e-12, label = k)
+  }
+  # GSVA 1.46's call with GSVA 2's use =: the same scores
+  x <- input$values
+  es <- expect_warning(suppressMessages(gsva(gsvaParam(x, sets, use = "na.rm"),
+                                             verbose = FALSE)), "fewer than 1 genes")
+  attr(es, "geneSets") <- NULL
+  expect_equal(suppressWarnings(gsvaGpu(x, sets, use = "na.rm")), es, tolerance = 0)
+  expect_error(gsvaGpu(x, sets), "must not contain NA")
+})
+
+test_that("missing values: GSVA 2's notes and its refusals", {
   skip_without_python()
   d <- gsva2_na_inputs()
   expect_message(ssgseaParam(d$x, d$sets), "propagated through calculations")
   expect_message(ssgseaParam(d$x, d$sets, use = "na.rm"), "discarded from calculations")
   expect_error(ssgseaParam(d$x, d$sets, use = "all.obs"), "Input expression data has NA")
-  expect_error(suppressMessages(gsvaParam(d$x, d$sets)), "does not score missing values")
+  expect_error(gsvaParam(d$x, d$sets, use = "all.obs"), "Input expression data has NA")
   expect_error(gsva(ssgseaParam(d$x, d$sets, checkNA = "no"), verbose = FALSE),
                "Cannot calculate normalizing factor")
   expect_error(gsva(zscoreParam(d$x, d$sets), verbose = FALSE), "must not contain NA")
