@@ -50,9 +50,7 @@ from .core import (
     SIGMA_FACTOR,
     decreasing_positions,
     dense_positions,
-    gsva_block,
     gsva_density_block,
-    gsva_walks,
     poisson_cdf_means,
     ssgsea_weight,
     summed_walks,
@@ -157,28 +155,36 @@ def gsva_with_missing(z: np.ndarray, sets: list, tau: float, mx_diff: bool,
                       abs_ranking: bool, policy: str, min_size: int) -> np.ndarray:
     """GSVA scores (sets x samples) of a block of estimates ``z`` that may hold NaN, as GSVA
     2's ``.compute_gsva_scores(any_na = TRUE)`` (see the module); ``policy`` "propagate" or
-    "omit"."""
+    "omit". Each set's walks over all the block's samples at once: a member without an
+    estimate sorts after the others with weight 0 and takes no part in the excursions."""
     _check_policy(policy)
     n, b = z.shape
+    present = ~np.isnan(z)
+    m = present.sum(axis=0)                                     # genes with an estimate
+    # the estimates are finite (F > 0: a gene's own term counts), so -inf sorts absent last
+    pos = decreasing_positions(np.where(present, z, -np.inf)).astype(np.float64)
+    stat = np.abs((m - pos + 1) - m / 2.0)
     out = np.full((len(sets), b), np.nan)
-    for j in range(b):
-        present = ~np.isnan(z[:, j])
-        m = int(present.sum())
-        if m == n:
-            out[:, j] = gsva_block(z[:, j:j + 1], sets, tau, mx_diff, abs_ranking)[:, 0]
-            continue
-        if m == 0:
-            continue
-        pos = np.zeros((n, 1), dtype=np.int64)
-        pos[present] = decreasing_positions(z[present, j:j + 1])
-        stat = np.abs((m - pos + 1) - m / 2.0)
-        if policy == "propagate":
-            keep = [s for s, idx in enumerate(sets) if present[idx].all()]
-            kept = [sets[s] for s in keep]
+    for s, idx in enumerate(sets):
+        have = present[idx]                                     # members x samples
+        k = have.sum(axis=0)
+        p = np.where(have, pos[idx], np.inf)
+        order = np.argsort(p, axis=0)
+        p = np.take_along_axis(p, order, axis=0)
+        have = np.take_along_axis(have, order, axis=0)
+        w = np.where(have, np.take_along_axis(stat[idx], order, axis=0) ** tau, 0.0)
+        hits = np.cumsum(w, axis=0)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            misses = (p - np.cumsum(have, axis=0)) / (n - k)
+            up = np.where(have, hits / hits[-1] - misses, -np.inf).max(axis=0)
+            down = np.where(have, (hits - w) / hits[-1] - misses, np.inf).min(axis=0)
+        pos_max, neg_max = np.maximum(up, 0.0), np.minimum(down, 0.0)
+        if mx_diff:
+            score = pos_max - neg_max if abs_ranking else pos_max + neg_max
         else:
-            members = [idx[present[idx]] for idx in sets]
-            keep = [s for s, idx in enumerate(members) if idx.size >= max(1, min_size)]
-            kept = [members[s] for s in keep]
-        if keep:
-            out[keep, j] = gsva_walks(pos, stat, kept, tau, mx_diff, abs_ranking)[:, 0]
+            score = np.where(pos_max > np.abs(neg_max), pos_max, neg_max)
+        scored = k >= max(1, min_size)
+        if policy == "propagate":
+            scored &= k == idx.size
+        out[s, scored] = score[scored]
     return out

@@ -2,7 +2,8 @@
 gsva2_gsva_na_reference.csv: GSVA 2's GSVA scores of expression with missing values
 (``gsvaParam(use = "everything" / "na.rm")``, Gaussian, Poisson and direct estimates), frozen,
 from GSVA 2's own code: its C (src/*.c, built here with ``R CMD SHLIB``) and the R functions
-of ``gsva(gsvaParam)``'s path in R/gsva.R and R/utils.R, evaluated as they are.
+of ``gsva(gsvaParam)``'s path in R/gsva.R and R/utils.R, evaluated as they are
+(tools/gsva2_source.py).
 
     python tests/data/make_gsva2_gsva_na_reference.py GSVA_SOURCE_DIR   # rcastelo/GSVA >= 1.53.31
 
@@ -26,8 +27,6 @@ Two faults of GSVA 2 1.53.31 are kept out of the frozen cases, and oclstat does 
 
 from __future__ import annotations
 
-import os
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -35,36 +34,11 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 OUT = ROOT / "rbridge" / "tests" / "testthat"
+sys.path.insert(0, str(ROOT / "tools"))
+import gsva2_source  # noqa: E402
 
 R_SCRIPT = r"""
-suppressMessages({library(IRanges); library(sparseMatrixStats); library(BiocParallel)
-                  library(cli); library(Matrix)})
-a <- commandArgs(TRUE)
-src <- a[1]; so <- a[2]; out <- a[3]
-dyn.load(so)
-want <- c("compute.gene.cdf", ".parse_kcdf_param", ".sufficient_ssize", ".compute_gsva_ranks",
-          ".ranks2stats_nas", ".ranks2stats", ".gsvaRndWalk", ".gsvaRndWalk_nas",
-          ".compute_gsva_scores", ".filterGenes", ".ecdfvals_dense_to_dense",
-          ".ecdfvals_dense_to_dense_nas")
-for (f in c("gsva.R", "utils.R")) for (e in parse(file.path(src, "R", f)))
-  if (is.call(e) && as.character(e[[1]]) %in% c("<-", "=") &&
-      as.character(e[[2]]) %in% want) eval(e, globalenv())
-stopifnot(all(vapply(want, exists, TRUE)))
-
-gsva2 <- function(x, sets, kcdf, use, minSize = 1, tau = 1, maxDiff = TRUE,
-                  absRanking = FALSE) {
-  f <- suppressMessages(.filterGenes(x, removeConstant = TRUE, removeNzConstant = TRUE))
-  R <- .compute_gsva_ranks(f, kcdf, 200, sparse = FALSE, any_na = TRUE, na_use = use,
-                           verbose = FALSE)
-  idx <- lapply(sets, function(s) as.vector(na.omit(match(s, rownames(f)))))
-  idx <- idx[lengths(idx) >= minSize]
-  es <- suppressMessages(.compute_gsva_scores(R, idx, tau, maxDiff, absRanking,
-                                              sparse = FALSE, any_na = TRUE, na_use = use,
-                                              minSize = minSize, verbose = FALSE))
-  dimnames(es) <- list(names(idx), colnames(x))
-  es
-}
-
+out <- commandArgs(TRUE)[1]
 set.seed(20261128)
 genes <- paste0("G", 1:90)
 samples <- paste0("s", 1:14)
@@ -76,7 +50,7 @@ holes <- function(m) {
   m[cbind(sample(17:90, 60, TRUE), sample(2:14, 60, TRUE))] <- NA  # the set "up" has none
   m[20, 2:4] <- NA
   m[30:45, 14] <- NA                       # a sample missing many of its genes
-  m[60, 3:14] <- NA                        # one value left: constant, left out
+  m[60, 3:14] <- NA                        # two values left
   m[1, ] <- NA                             # missing everywhere (first: see the docstring)
   m
 }
@@ -128,28 +102,13 @@ write.csv(rows, file.path(out, "gsva2_gsva_na_reference.csv"), row.names = FALSE
 """
 
 
-def build_gsva_c(source: Path, where: Path) -> Path:
-    """GSVA 2's C, as its package builds it, into ``where``/GSVA.so."""
-    headers = subprocess.run(
-        ["Rscript", "-e", 'cat(system.file("include", package = "cli"), '
-                          'system.file("include", package = "Matrix"))'],
-        capture_output=True, text=True, check=True).stdout.split()
-    for c in (source / "src").glob("*.c"):
-        shutil.copy(c, where)
-    env = {"PKG_CPPFLAGS": " ".join(f"-I{h}" for h in headers)}
-    subprocess.run(["R", "CMD", "SHLIB", "-o", "GSVA.so",
-                    *sorted(p.name for p in where.glob("*.c"))],
-                   cwd=where, check=True, env={**os.environ, **env})
-    return where / "GSVA.so"
-
-
 def main() -> None:
     if len(sys.argv) != 2:
         sys.exit(__doc__)
     source = Path(sys.argv[1]).resolve()
     with tempfile.TemporaryDirectory() as tmp:
-        so = build_gsva_c(source, Path(tmp))
-        if subprocess.run(["Rscript", "-e", R_SCRIPT, str(source), str(so), str(OUT)]).returncode:
+        code = gsva2_source.prelude(source, gsva2_source.build(source, Path(tmp))) + R_SCRIPT
+        if subprocess.run(["Rscript", "-e", code, str(OUT)]).returncode:
             sys.exit("GSVA 2's run failed (its message above)")
     print(f"wrote {OUT.relative_to(ROOT)}/gsva2_gsva_na_*")
 
