@@ -37,6 +37,9 @@ R_PACKAGE_ONLY = {"install_oclstat", "oclstat_available", "setBaseCreator", "cre
                   # gpuRandom's profiles over getProfLogL's pieces (rbridge/R/profiles.R)
                   "profVariance", "Prof1dBetas", "Prof2dBetas", "prof2dCov",
                   "prof1dCov", "likfitLgmCov1d",
+                  # gpuRandom's parameter table and its in-place backends, refused with
+                  # oclstat's forms (rbridge/R/fields.R, spatial.R)
+                  "maternGpuParam", "gemmBatch2backend", "multiplyLowerBatchBackend",
                   # GSVA 2's parameter objects and gsva(param), over the GSVA methods'
                   # adapters (rbridge/R/gsva2.R)
                   "gsvaParam", "ssgseaParam", "plageParam", "zscoreParam", "gsva"}

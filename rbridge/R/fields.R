@@ -53,6 +53,63 @@ maternBatch <- function(coords, params, type = c("double", "float"),
   matrix(aperm(A, c(2, 1, 3)), d[1] * d[2], d[3])
 }
 
+#' Matérn parameter sets in gpuRandom's 22-column layout
+#'
+#' gpuRandom's maternGpuParam: the parameter sets completed as geostatsp's \code{fillParam} completes them (variance from a column named "sd..." squared, else 1; nugget from "nuggetSD" squared, else 0; anisoRatio 1; anisoAngleRadians from anisoAngleDegrees, or both 0; anisoAngleDegrees from anisoAngleRadians; "var" read as variance; columns ordered range, shape, variance, nugget, anisoRatio, anisoAngleRadians, then the others; a missing range, anisoRatio or angle set to 1), then padded with zero columns to 22, the width of gpuRandom's device table. gpuRandom returns a gpuR \code{vclMatrix}; here an R matrix, which \code{maternBatch(coords, params)} takes as it is.
+#' @param x parameter sets: a named vector (one set), a matrix or data.frame with named columns (one set per row), or a named list of vectors.
+#' @param type "double" or "float" (accepted for gpuRandom's calls; the values are R's doubles).
+#' @return A numeric matrix, one row per set and 22 columns: the completed parameters (named) and zeros (named "").
+#' @examples
+#' p <- maternGpuParam(c(range = 0.3, shape = 1.5, nugget = 0.1))
+#' p[, 1:7]
+#' if (oclstat_available()) {
+#'   dim(maternBatch(cbind(c(0, 1, 0.5), c(0, 0, 1)), p))
+#' }
+#' @export
+maternGpuParam <- function(x, type = c("double", "float")) {
+  match.arg(type)
+  p <- fill_param(x)
+  if (ncol(p) > 22)
+    stop("x: ", ncol(p), " parameters once completed, more than gpuRandom's 22 columns",
+         call. = FALSE)
+  out <- cbind(p, matrix(0, nrow(p), 22 - ncol(p)))
+  colnames(out) <- c(colnames(p), rep("", 22 - ncol(p)))
+  out
+}
+
+# geostatsp's fillParam, as its documentation and code define it, on a matrix of sets.
+fill_param <- function(x) {
+  if (is.list(x) && !is.data.frame(x)) x <- do.call(cbind, lapply(x, as.vector))
+  if (is.data.frame(x)) x <- as.matrix(x)
+  if (is.null(dim(x))) x <- matrix(x, nrow = 1, dimnames = list(NULL, names(x)))
+  if (!is.numeric(x) || is.null(colnames(x)) || any(colnames(x) == ""))
+    stop("x must be numeric parameter sets with named columns (range, shape, ...)",
+         call. = FALSE)
+  colnames(x) <- sub("^var$", "variance", colnames(x))
+  has <- function(name) name %in% colnames(x)
+  sd <- grep("^sd", colnames(x), ignore.case = TRUE, value = TRUE)
+  if (!has("variance"))
+    x <- cbind(x, variance = if (length(sd)) x[, sd[1]]^2 else 1)
+  if (!has("nugget"))
+    x <- cbind(x, nugget = if (has("nuggetSD")) x[, "nuggetSD"]^2 else 0)
+  for (name in c("shape", "range"))
+    if (!has(name)) warning(name, " parameter not supplied", call. = FALSE)
+  if (!has("anisoRatio")) x <- cbind(x, anisoRatio = 1)
+  if (has("anisoAngleRadians")) {
+    x <- cbind(x[, colnames(x) != "anisoAngleDegrees", drop = FALSE],
+               anisoAngleDegrees = x[, "anisoAngleRadians"] * 360 / (2 * pi))
+  } else if (has("anisoAngleDegrees")) {
+    x <- cbind(x, anisoAngleRadians = x[, "anisoAngleDegrees"] * 2 * pi / 360)
+  } else {
+    x <- cbind(x, anisoAngleRadians = 0, anisoAngleDegrees = 0)
+  }
+  first <- c("range", "shape", "variance", "nugget", "anisoRatio", "anisoAngleRadians")
+  x <- x[, c(intersect(first, colnames(x)), setdiff(colnames(x), first)), drop = FALSE]
+  for (name in c("range", "anisoRatio", "anisoAngleRadians", "anisoAngleDegrees"))
+    if (has(name)) x[is.na(x[, name]), name] <- 1
+  x
+}
+
 # gpuRandom's forms that fill gpuR matrices in place cannot work on R matrices (R copies):
 # a clear error with oclstat's form, never a silently unfilled matrix.
 in_place_form <- function(theirs, ours) {

@@ -76,6 +76,31 @@ gemmBatch <- function(A, B, C = NULL, alpha = 1, beta = 0, transA = FALSE, trans
                                  transA = isTRUE(transA), transB = isTRUE(transB)))
 }
 
+#' gpuRandom's in-place backends, refused with oclstat's forms
+#'
+#' gpuRandom exports two of its device backends, \code{gemmBatch2backend} (batched products of sub-matrices of gpuR matrices, written into \code{C}) and \code{multiplyLowerBatchBackend} (C = A B for a batch of lower triangular A, written into \code{C}). Both fill gpuR \code{vclMatrix} arguments in place, which R matrices cannot be; these stop with the oclstat call that returns the same product.
+#' @param A,B,C gpuRandom's matrices (C the output it fills).
+#' @param transposeABC,submatrixA,submatrixB,submatrixC,batches,workgroupSize,NlocalCache,verbose,diagIsOne,Nglobal,Nlocal gpuRandom's arguments.
+#' @return Nothing: an error naming oclstat's form.
+#' @examples
+#' try(multiplyLowerBatchBackend(diag(2), diag(2), diag(2), FALSE, c(2, 2, 1), c(2, 2, 1), 4))
+#' @export
+gemmBatch2backend <- function(A, B, C, transposeABC, submatrixA, submatrixB, submatrixC,
+                              batches, workgroupSize, NlocalCache, verbose) {
+  in_place_form(paste("gemmBatch2backend(A, B, C, transposeABC, submatrixA, submatrixB,",
+                      "submatrixC, batches, workgroupSize, NlocalCache, verbose)"),
+                paste("C <- gemmBatch(A, B, transA = transposeABC[1], transB =",
+                      "transposeABC[2]) on arrays c(batch, m, r) of the sub-matrices"))
+}
+
+#' @rdname gemmBatch2backend
+#' @export
+multiplyLowerBatchBackend <- function(C, A, B, diagIsOne, Nglobal, Nlocal, NlocalCache) {
+  in_place_form("multiplyLowerBatchBackend(C, A, B, diagIsOne, Nglobal, Nlocal, NlocalCache)",
+                paste("C <- gemmBatch(A, B) with A lower triangular (its upper part zero and,",
+                      "for diagIsOne, its diagonal 1)"))
+}
+
 model_params <- function(params) {
   if (is.data.frame(params)) params <- as.list(params)
   if (is.matrix(params)) {

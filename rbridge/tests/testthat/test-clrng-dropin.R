@@ -97,6 +97,32 @@ test_that("createStreamsCpu(n, initial) as gpuRandom; qqnormGpu(type =), logfact
   expect_equal(logfactSum(x, Nglobal = c(4, 2)), sum(lfactorial(x)), tolerance = 1e-12)
 })
 
+test_that("maternGpuParam completes the sets as geostatsp's fillParam and pads them to 22 columns", {
+  # geostatsp's fillParam (pkg/geostatsp/R/param.R), its rules written out for these inputs
+  p <- maternGpuParam(c(range = 0.3, shape = 1.5, nugget = 0.1))
+  expect_equal(dim(p), c(1L, 22L))
+  expect_equal(colnames(p)[1:7], c("range", "shape", "variance", "nugget", "anisoRatio",
+                                   "anisoAngleRadians", "anisoAngleDegrees"))
+  expect_equal(unname(p[1, 1:7]), c(0.3, 1.5, 1, 0.1, 1, 0, 0))
+  expect_true(all(p[, 8:22] == 0) && all(colnames(p)[8:22] == ""))
+  q <- maternGpuParam(data.frame(range = c(1, NA), shape = 2, sdSpatial = c(2, 3),
+                                 nuggetSD = 0.5, anisoAngleDegrees = c(90, 45)))
+  expect_equal(colnames(q)[1:6], c("range", "shape", "variance", "nugget", "anisoRatio",
+                                   "anisoAngleRadians"))
+  expect_equal(unname(q[, "range"]), c(1, 1))                 # a missing range becomes 1
+  expect_equal(unname(q[, "variance"]), c(4, 9))              # sd... squared
+  expect_equal(unname(q[, "nugget"]), c(0.25, 0.25))          # nuggetSD squared
+  expect_equal(unname(q[, "anisoAngleRadians"]), c(pi / 2, pi / 4))
+  expect_true(all(c("sdSpatial", "nuggetSD", "anisoAngleDegrees") %in% colnames(q)))
+  r <- maternGpuParam(list(range = 1, shape = 1, var = 2, anisoAngleRadians = pi))
+  expect_equal(unname(r[1, c("variance", "anisoAngleDegrees")]), c(2, 180))
+  expect_warning(maternGpuParam(c(range = 1)), "shape parameter not supplied")
+  expect_error(maternGpuParam(c(1, 2)), "named columns")
+  skip_without_python()
+  xy <- cbind(c(0, 1, 0.5), c(0, 0, 1))
+  expect_equal(maternBatch(xy, p), maternBatch(xy, p[, 1:6]))
+})
+
 test_that("gpuRandom's in-place forms (maternBatch, cholBatch, the batched algebra) are refused with oclstat's form", {
   xy <- cbind(c(0, 1, 0.5), c(0, 0, 1))
   p <- rbind(c(0.3, 1.5, 1, 0, 1, 0))
@@ -117,6 +143,10 @@ test_that("gpuRandom's in-place forms (maternBatch, cholBatch, the batched algeb
   expect_error(gemmBatch(L, B, 1, 1, 1, 1, FALSE),
                "gemmBatch\\(A, B, transA = need_transpose\\)")
   expect_error(gemmBatch(L, B, need_transpose = TRUE), "row- and column-stacked")
+  expect_error(multiplyLowerBatchBackend(B, L, B, TRUE, c(64, 8, 1), c(8, 8, 1), 100),
+               "C <- gemmBatch\\(A, B\\) with A lower triangular")
+  expect_error(gemmBatch2backend(B, L, B, c(FALSE, FALSE), 1, 1, 1, 1, 64, 100, FALSE),
+               "C <- gemmBatch\\(A, B, transA = transposeABC\\[1\\]")
   skip_without_python()
   expect_equal(dim(maternBatch(xy, p)), c(3L, 3L))
   expect_equal(backsolveBatch(L, B), B)
