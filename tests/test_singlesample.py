@@ -429,6 +429,35 @@ def test_table_lookups_at_cell_boundaries_are_gsvas(rt, monkeypatch):
     np.testing.assert_allclose(dev, _sequential_table_density(x, h), rtol=1e-14, atol=1e-14)
 
 
+@pytest.mark.parametrize("n_lanes", [2, 4, 8, 16])
+def test_density_lanes_give_the_one_sample_kernels_bits(rt, lanes, n_lanes):
+    """Where each work-item runs as scalar code (pocl), LANES test samples per work-item in
+    vector registers: the same sums bit for bit as one sample per work-item, with samples that
+    do not fill the last work-item and differences on the table's steps (the lanes the
+    estimate cannot settle, summed again as the one-sample kernel sums them)."""
+    if not rt.scalar_work_items:
+        pytest.skip("the lanes kernel runs where work-items are scalar code (pocl)")
+    h = 0.25
+    steps = np.array([0.0, 1e-3, 2.5e-3, 0.1, 0.3, 1.0, 2.0, 9.999, 10.0, 10.001])
+    d = np.concatenate([steps, np.nextafter(steps, 0), np.nextafter(steps, 20)]) * h
+    edge = np.concatenate([[0.0], d, -d])                     # 61 samples: a ragged last item
+    rng = np.random.default_rng(9)
+    x = np.vstack([edge, rng.normal(size=(7, edge.size)).round(2)])
+    bw = np.concatenate([[h], row_sd_of(x[1:]) / 4])
+    for dtype in (np.float64, np.float32) if rt.info.fp64 else (np.float32,):
+        for sums in (False, True):
+            lanes(1)
+            one = opencl.density(rt, x, tabulated=True, dtype=dtype, bandwidth=bw, sums=sums)
+            lanes(n_lanes)
+            many = opencl.density(rt, x, tabulated=True, dtype=dtype, bandwidth=bw,
+                                  sums=sums)
+            np.testing.assert_array_equal(many, one, err_msg=f"{dtype.__name__} sums={sums}")
+
+
+def row_sd_of(x):
+    return x.std(axis=1, ddof=1)
+
+
 # -- inputs: dense, sparse, AnnData; blocks; memory -----------------------------------------
 
 def test_every_input_form_gives_the_same_scores(rt, monkeypatch):

@@ -41,7 +41,14 @@ def density(rt, x: np.ndarray, *, tabulated: bool, dtype, bandwidth=None,
         defines["TABULATED"] = 1
     if sums:
         defines["SUMS"] = 1
-    kernel = rt.kernel("singlesample.cl", "density", defines)
+    # where each work-item runs as scalar code (pocl's CPU drivers), a vector register's
+    # worth of test samples per work-item (the tabulated CDF only: the exact one calls erfc,
+    # whose vector form may round differently); Intel's runtime vectorises the one-sample
+    # kernel across work-items itself (5,000 genes x 100 samples: 0.026 s; its lanes, 0.04 s)
+    lanes = rt.lanes(real, register=True) if tabulated and rt.scalar_work_items else 1
+    if lanes > 1:
+        defines["LANES"] = lanes
+    kernel = rt.kernel("singlesample.cl", "density_lanes" if lanes > 1 else "density", defines)
     n_genes, n = x.shape
     h = gsva_bandwidth(x, "Gaussian") if bandwidth is None else np.asarray(bandwidth)
     table = rt.to_device(normal_cdf_table().astype(real), writable=False)
@@ -55,8 +62,8 @@ def density(rt, x: np.ndarray, *, tabulated: bool, dtype, bandwidth=None,
             xb = rt.to_device(block, writable=False)
             hb = rt.to_device(h[g0:g1].astype(real), writable=False)
             ob = rt.empty(block.nbytes)
-            rt.launch_nd(kernel, (n, g1 - g0), local, xb, xb, hb, table, _U32(g1 - g0),
-                         _U32(n), _U32(n), ob)
+            rt.launch_nd(kernel, (-(-n // lanes), g1 - g0), local, xb, xb, hb, table,
+                         _U32(g1 - g0), _U32(n), _U32(n), ob)
             if real == out.dtype:
                 rt.read(ob, out[g0:g1])
             else:
