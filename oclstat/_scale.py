@@ -28,7 +28,7 @@ from functools import cached_property
 from ._progress import Progress
 from ._runtime import get_runtime
 
-__all__ = ["Task", "run", "task_runtime", "executor", "Executor", "LocalDevices",
+__all__ = ["Task", "Shared", "run", "task_runtime", "executor", "Executor", "LocalDevices",
            "set_worker_device"]
 
 _THREAD = threading.local()
@@ -41,6 +41,24 @@ class Task:
 
     fn: Callable
     args: tuple = ()
+
+
+class Shared:
+    """Data every task of a Dask run reads, sent once to every worker and kept here, so that
+    :func:`run` can send it again when the workers holding it are lost (Dask cannot recompute
+    scattered data: without it every task that reads it comes back cancelled). A task's
+    argument that is a ``Shared`` reaches the task as the data itself."""
+
+    def __init__(self, client, data):
+        self.client, self.data = client, data
+        self._future = None
+
+    def future(self):
+        """The data's Dask future, scattered again when the one held is no longer there."""
+        if self._future is None or getattr(self._future, "status", "finished") != "finished":
+            # a key of its own each time: never the lost one's (a content hash would repeat it)
+            self._future = self.client.scatter(self.data, broadcast=True, hash=False)
+        return self._future
 
 
 def task_runtime():
@@ -84,16 +102,23 @@ def _cancelled(future, result) -> bool:
         isinstance(result, BaseException) and "cancel" in type(result).__name__.lower())
 
 
+def _arguments(task: Task) -> tuple:
+    """A task's arguments as submitted: a :class:`Shared` as its current Dask future."""
+    return tuple(a.future() if isinstance(a, Shared) else a for a in task.args)
+
+
 def run(client, tasks: list[Task], *, progress=None, desc: str = "tasks") -> list:
     """Run ``tasks`` on ``client`` and return their results in task order. Large arguments
-    shared by every task should be scattered first (``client.scatter(x, broadcast=True)``).
-    A task whose future Dask cancels (a worker lost while it ran) is submitted again, up to
+    shared by every task should be :class:`Shared` (``Executor.scatter``): sent once to every
+    worker, and again if the workers holding them are lost. A task whose future Dask cancels
+    (a worker lost while it ran, or the shared data it reads) is submitted again, up to
     :data:`RESUBMITS` times; a cancellation is never taken for a result."""
     out: list = [None] * len(tasks)
     todo = list(range(len(tasks)))
     with Progress(total=max(1, len(tasks)), desc=desc, enabled=progress) as bar:
         for _ in range(RESUBMITS + 1):
-            futures = [client.submit(tasks[i].fn, *tasks[i].args, pure=False) for i in todo]
+            futures = [client.submit(tasks[i].fn, *_arguments(tasks[i]), pure=False)
+                       for i in todo]
             lost = []
             for j, result in _completed(futures):
                 if _cancelled(futures[j], result):
@@ -229,8 +254,11 @@ class Executor:
         return self._given
 
     def scatter(self, data):
-        """``data`` sent once to every worker (as is where the tasks run here)."""
-        return self.client.scatter(data, broadcast=True) if self.several else data
+        """``data`` for every task: :class:`Shared` on a Dask client (sent to every worker,
+        again if they lose it), as it is where the tasks run in this process."""
+        if not self.several or isinstance(self.client, LocalDevices):
+            return data
+        return Shared(self.client, data)
 
     def map(self, tasks: list[Task], *, progress=None, desc: str = "tasks") -> list:
         """The tasks' results in task order: on the executor's devices, or one after another

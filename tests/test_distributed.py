@@ -22,7 +22,7 @@ from oclstat._epistasis import plan as epi_plan  # noqa: E402
 from oclstat._epistasis import tasks as epi_tasks  # noqa: E402
 from oclstat._epistasis.result import EpistasisResult  # noqa: E402
 from oclstat._gsea import tasks as gsea_tasks  # noqa: E402
-from oclstat._scale import Task  # noqa: E402
+from oclstat._scale import Shared, Task  # noqa: E402
 from oclstat._scale import run as run_tasks  # noqa: E402
 
 
@@ -142,6 +142,22 @@ def test_dask_cluster_equals_single_process(cluster, rt):
     assert len(labels_seen) == 2
 
 
+def test_shared_data_is_sent_again_when_lost(cluster):
+    """Scattered data Dask has lost (every worker holding it gone; here cancelled) is sent
+    again before the tasks that read it are submitted: Dask cannot recompute it, and those
+    tasks would come back cancelled however often they were resubmitted."""
+
+    def add(data, i):
+        return int(data.sum()) + i
+
+    shared = Shared(cluster, np.arange(5))
+    first = shared.future()
+    assert run_tasks(cluster, [Task(add, (shared, 1))]) == [11]
+    cluster.cancel(first)
+    assert run_tasks(cluster, [Task(add, (shared, i)) for i in range(4)]) == [10, 11, 12, 13]
+    assert shared.future() is not first
+
+
 def _gated(fn, started, gate):
     """``fn`` as a task that first marks ``started/<pid>`` and then waits for ``gate`` to exist
     (at most two minutes): a worker holding such a task is known to be mid-run. A nested
@@ -170,7 +186,7 @@ def test_worker_killed_mid_run(cluster, rt, tmp_path):
 
     def run():
         try:
-            shared = cluster.scatter(search, broadcast=True)
+            shared = Shared(cluster, search)
             tasks = [Task(_gated(t.fn, started, gate), t.args)
                      for t in epi_tasks.plan(search, shared, n_tasks=40)]
             out["best"] = epi_tasks.merge(search, run_tasks(cluster, tasks))
