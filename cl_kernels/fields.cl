@@ -49,6 +49,20 @@ __kernel void fields_matern_cov(__global const REAL *coords, __global const REAL
     const uint i = get_global_id(1), p = get_global_id(2);   /* row i, lower triangle */
     if (i >= n || p >= n_params) return;
     __global REAL *m = out + (ulong)p * n * n;
+#if MATERN_FAST && defined(LANES) && LANES > 1
+    __global const REAL *c = consts + 9 * (ulong)p;
+    for (uint j0 = get_global_id(0) * LANES; j0 <= i; j0 += get_global_size(0) * LANES) {
+        OCLSTAT_LANES_UNION(REAL) v;
+        v.v = oclstat_matern_lanes(c, cheb + MATERN_TABLE * (ulong)p, coords, coords[2 * i],
+                                   coords[2 * i + 1], j0, i);
+        for (uint l = 0; l < LANES && j0 + l <= i; l++) {
+            const uint j = j0 + l;
+            const REAL value = j == i ? c[7] + c[6] : v.s[l];
+            m[(ulong)i * n + j] = value;
+            if (mirror) m[(ulong)j * n + i] = value;
+        }
+    }
+#else
     for (uint j = get_global_id(0); j <= i; j += get_global_size(0)) {
         const REAL value = oclstat_matern(consts + 9 * (ulong)p, cheb + MATERN_TABLE * (ulong)p,
                                           coords[2 * i] - coords[2 * j],
@@ -56,6 +70,7 @@ __kernel void fields_matern_cov(__global const REAL *coords, __global const REAL
         m[(ulong)i * n + j] = value;
         if (mirror) m[(ulong)j * n + i] = value;
     }
+#endif
 }
 
 /* The Matérn tables of n_params parameter sets (oclstat/matern.clh), one work-item each. */

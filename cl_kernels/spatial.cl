@@ -34,8 +34,17 @@ __kernel void spatial_bordered(__global const REAL *coords, __global const REAL 
     }
     __global const REAL *c = consts + 9 * (ulong)p, *tab = cheb + MATERN_TABLE * (ulong)p;
     const REAL xi = coords[2 * i], yi = coords[2 * i + 1];
+#if MATERN_FAST && defined(LANES) && LANES > 1
+    for (uint j0 = get_global_id(0) * LANES; j0 <= i; j0 += get_global_size(0) * LANES) {
+        OCLSTAT_LANES_UNION(REAL) v;
+        v.v = oclstat_matern_lanes(c, tab, coords, xi, yi, j0, i);
+        for (uint l = 0; l < LANES && j0 + l <= i; l++)
+            row[j0 + l] = j0 + l == i ? c[7] + c[6] : v.s[l];
+    }
+#else
     for (uint j = get_global_id(0); j <= i; j += get_global_size(0))
         row[j] = oclstat_matern(c, tab, xi - coords[2 * j], yi - coords[2 * j + 1], i == j);
+#endif
 }
 
 __kernel void spatial_cross(__global const REAL *new_coords, __global const REAL *coords,

@@ -106,6 +106,38 @@ def test_matern_against_scipy_formula(rt):
         np.testing.assert_array_equal(np.diag(cov[k]), p[2] + p[3])
 
 
+@pytest.mark.parametrize("n_lanes", [2, 4, 8, 16])
+def test_matern_lanes_give_the_one_element_kernels_values(rt, lanes, n_lanes):
+    """Where work-items run as scalar code (pocl), LANES elements of a row per work-item in
+    vector registers (the fast path): the one-element kernel's values to its precision, on
+    rows that do not fill the last work-item, coincident points, distances on both sides of
+    the series' x = 2 and past x = 700, and in the bordered matrices of the likelihoods."""
+    if not rt.scalar_work_items or not rt.info.fp64:
+        pytest.skip("the lanes path runs where work-items are scalar code (pocl), in double")
+    rng = np.random.default_rng(12)
+    coords = np.vstack([rng.uniform(0, 3, size=(40, 2)), [[5e3, 5e3], [0.5, 0.5]]])
+    coords[7] = coords[3]
+    params = [[0.4, 0.5, 1.0, 0.1, 1.0, 0.0], [1.5, 2.3, 2.0, 0.0, 2.0, 0.7],
+              [0.05, 1.0, 1.0, 0.2, 1.0, 0.0], [3.0, 4.6, 0.5, 0.0, 1.5, -0.3]]
+    lanes(1)
+    one = oclstat.matern_cov(coords, params, device=rt)
+    lanes(n_lanes)
+    many = oclstat.matern_cov(coords, params, device=rt)
+    np.testing.assert_allclose(many, one, rtol=1e-13, atol=1e-300)
+    for k, p in enumerate(params):
+        np.testing.assert_array_equal(np.diag(many[k]), p[2] + p[3])
+        assert many[k][3, 7] == p[2] and (many[k][40, :40] == 0).all()
+        np.testing.assert_allclose(many[k], matern_reference(coords, p), rtol=1e-12,
+                                   atol=1e-300)
+    y = rng.normal(size=coords.shape[0])
+    lanes(1)
+    grid = {"range": [0.4, 1.5], "shape": [0.5, 2.3], "nugget": [0.1, 0.3]}
+    a = oclstat.spatial.matern_loglik(coords, y, params=grid, device=rt)
+    lanes(n_lanes)
+    b = oclstat.spatial.matern_loglik(coords, y, params=grid, device=rt)
+    np.testing.assert_allclose(np.asarray(b.loglik), np.asarray(a.loglik), rtol=1e-12)
+
+
 @pytest.mark.parametrize("angle", [0.449, -1.1, 2.3, np.pi / 2])
 def test_anisotropy_rotates_anticlockwise_as_geostatsp(rt, angle):
     """Non-zero angles with a strong ratio: the opposite rotation gives a different matrix
