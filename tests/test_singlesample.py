@@ -443,7 +443,7 @@ def test_density_lanes_give_the_one_sample_kernels_bits(rt, lanes, n_lanes):
     edge = np.concatenate([[0.0], d, -d])                     # 61 samples: a ragged last item
     rng = np.random.default_rng(9)
     x = np.vstack([edge, rng.normal(size=(7, edge.size)).round(2)])
-    bw = np.concatenate([[h], row_sd_of(x[1:]) / 4])
+    bw = np.concatenate([[h], x[1:].std(axis=1, ddof=1) / 4])
     for dtype in (np.float64, np.float32) if rt.info.fp64 else (np.float32,):
         for sums in (False, True):
             lanes(1)
@@ -452,10 +452,6 @@ def test_density_lanes_give_the_one_sample_kernels_bits(rt, lanes, n_lanes):
             many = opencl.density(rt, x, tabulated=True, dtype=dtype, bandwidth=bw,
                                   sums=sums)
             np.testing.assert_array_equal(many, one, err_msg=f"{dtype.__name__} sums={sums}")
-
-
-def row_sd_of(x):
-    return x.std(axis=1, ddof=1)
 
 
 # -- inputs: dense, sparse, AnnData; blocks; memory -----------------------------------------
