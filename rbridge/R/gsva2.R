@@ -6,16 +6,49 @@
 # and the method's arguments.
 gsva_method_param <- function(class, exprData, geneSets, assay, annotation, minSize,
                               maxSize, method_args, checkNA = "no", use = "everything") {
-  if (!is.null(annotation))
-    stop("annotation: oclstat matches gene sets to the data's row names as they are; map ",
-         "the identifiers first (annotation = NULL)", call. = FALSE)
   if (methods::is(exprData, "SummarizedExperiment") && length(assay) == 1 && is.na(assay))
     assay <- SummarizedExperiment::assayNames(exprData)[1]          # GSVA 2: the first
   m <- expression_matrix(exprData, assay)                            # checked here, as GSVA
-  structure(list(exprData = exprData, geneSets = gene_set_list(geneSets), assay = assay,
-                 minSize = minSize, maxSize = maxSize, args = method_args,
+  structure(list(exprData = exprData, geneSets = gene_set_list(geneSets),
+                 geneSetsGiven = geneSets, annotation = gsva_annotation(exprData, annotation),
+                 assay = assay, minSize = minSize, maxSize = maxSize, args = method_args,
                  na = na_check(exprData, m, checkNA, use)),
             class = c(class, "GsvaMethodParam"))
+}
+
+# GSVA 2's annotation: the argument, else the container's (a SummarizedExperiment's
+# metadata$annotation), else none; the argument wins with GSVA 2's note.
+gsva_annotation <- function(exprData, annotation) {
+  held <- if (methods::is(exprData, "SummarizedExperiment"))
+    S4Vectors::metadata(exprData)$annotation
+  if (!is.null(annotation) && !is.character(annotation) &&
+      !methods::is(annotation, "GeneIdentifierType"))
+    stop("annotation must be NULL, an annotation package's name or a GSEABase ",
+         "GeneIdentifierType, got ", class(annotation)[1], call. = FALSE)
+  if (is.null(annotation)) return(held)
+  if (!is.null(held))
+    message("i using argument annotation and ignoring exprData annotation, as GSVA 2")
+  annotation
+}
+
+# GSVA 2's mapGeneSetsToAnno: with an annotation that names an annotation package (a
+# GeneIdentifierType's package, or a package name), the gene sets' identifiers are mapped
+# to its type by GSEABase's mapIdentifiers (the package must be installed, as GSVA 2 says);
+# without one, the identifiers are matched to the data's row names as they are.
+gene_sets_for <- function(param) {
+  anno <- param$annotation
+  db <- if (is.character(anno)) anno else if (!is.null(anno)) anno@annotation
+  if (!(is.character(db) && length(db) == 1 && !is.na(db) && nzchar(db)))
+    return(param$geneSets)
+  if (!any(c(db, paste0(db, ".db")) %in% rownames(utils::installed.packages())))
+    stop("Please install the annotation package ", db, call. = FALSE)
+  need_package("GSEABase", "annotation")
+  given <- param$geneSetsGiven
+  gsc <- if (methods::is(given, "GeneSetCollection")) given else
+    GSEABase::GeneSetCollection(lapply(names(param$geneSets), function(n)
+      GSEABase::GeneSet(param$geneSets[[n]], setName = n)))
+  type <- if (is.character(anno)) GSEABase::AnnoOrEntrezIdentifier(anno) else anno
+  lapply(GSEABase::geneIds(GSEABase::mapIdentifiers(gsc, type)), as.character)
 }
 
 # GSVA 2's check for missing values at construction (its .check_for_na_values): with
@@ -37,11 +70,11 @@ na_check <- function(exprData, m, checkNA, use) {
 
 #' GSVA 2's parameter objects: the GSVA, ssGSEA, PLAGE and z-score methods
 #'
-#' The constructors of GSVA 2's interface, with its arguments and defaults: \code{gsva(gsvaParam(exprData, geneSets))} runs as written and gives GSVA 2's scores, the work on the OpenCL device. \code{exprData}: a matrix, \code{dgCMatrix}, \code{DelayedMatrix}, \code{SummarizedExperiment} or \code{SingleCellExperiment} (\code{assay}: NA is the first); \code{geneSets}: a named list, a \code{GeneSetCollection} or a GMT file's path. As GSVA 2, a \code{dgCMatrix}'s genes whose non-zero values are all equal are left out, and z-score and PLAGE scale its non-zero values only. \code{kcdf = "auto"} chooses as GSVA 2: the direct estimate ("none") from \code{kcdfNoneMinSampleSize} samples on (for a \code{dgCMatrix}: that many non-zero values per gene on average), else Poisson for integer counts, else Gaussian. \code{sparse = TRUE} (the default) on a \code{dgCMatrix} is GSVA 2's sparse algorithm: each gene's CDF from its non-zero values alone, each sample's zeros ranked below its non-zero values (with the Poisson kernel, genes whose estimates agree to the last bits may change places with GSVA 2's, whose R \code{ppois} rounds differently from scipy's). Missing values as GSVA 2 finds them (\code{checkNA}: "auto" checks a matrix, ExpressionSet or SummarizedExperiment) and scores them as GSVA 2 (\code{use}: "all.obs", refused; "everything", in ssGSEA a set with a missing member scores NA in that sample, in GSVA with a kernel a gene with a missing value has no estimate anywhere and a set with such a member scores NA; "na.rm", each gene's estimate from its values, each sample and set over the genes with a value). Where GSVA 2 1.53.31 errs, oclstat does not copy it: its kernel estimate with "everything" reads one value past each gene's (a gene without missing values followed by one missing in the first sample loses its estimates), and with \code{maxDiff = FALSE} and NA scores in a sample it moves the other sets' scores. Not in oclstat: \code{annotation} (must be NULL).
+#' The constructors of GSVA 2's interface, with its arguments and defaults: \code{gsva(gsvaParam(exprData, geneSets))} runs as written and gives GSVA 2's scores, the work on the OpenCL device. \code{exprData}: a matrix, \code{dgCMatrix}, \code{DelayedMatrix}, \code{SummarizedExperiment} or \code{SingleCellExperiment} (\code{assay}: NA is the first); \code{geneSets}: a named list, a \code{GeneSetCollection} or a GMT file's path. As GSVA 2, a \code{dgCMatrix}'s genes whose non-zero values are all equal are left out, and z-score and PLAGE scale its non-zero values only. \code{kcdf = "auto"} chooses as GSVA 2: the direct estimate ("none") from \code{kcdfNoneMinSampleSize} samples on (for a \code{dgCMatrix}: that many non-zero values per gene on average), else Poisson for integer counts, else Gaussian. \code{sparse = TRUE} (the default) on a \code{dgCMatrix} is GSVA 2's sparse algorithm: each gene's CDF from its non-zero values alone, each sample's zeros ranked below its non-zero values (with the Poisson kernel, genes whose estimates agree to the last bits may change places with GSVA 2's, whose R \code{ppois} rounds differently from scipy's). Missing values as GSVA 2 finds them (\code{checkNA}: "auto" checks a matrix, ExpressionSet or SummarizedExperiment) and scores them as GSVA 2 (\code{use}: "all.obs", refused; "everything", in ssGSEA a set with a missing member scores NA in that sample, in GSVA with a kernel a gene with a missing value has no estimate anywhere and a set with such a member scores NA; "na.rm", each gene's estimate from its values, each sample and set over the genes with a value). Where GSVA 2 1.53.31 errs, oclstat does not copy it: its kernel estimate with "everything" reads one value past each gene's (a gene without missing values followed by one missing in the first sample loses its estimates), and with \code{maxDiff = FALSE} and NA scores in a sample it moves the other sets' scores. \code{annotation} as GSVA 2: the argument, else a \code{SummarizedExperiment}'s \code{metadata$annotation}; when it names an annotation package (a GSEABase \code{GeneIdentifierType}'s, or a package name), the gene sets' identifiers are mapped to its type by GSEABase's \code{mapIdentifiers}, the package installed (else GSVA 2's "Please install the annotation package"), and otherwise matched to the row names as they are.
 #' @param exprData expression data, genes x samples, gene names as row names.
 #' @param geneSets gene sets.
 #' @param assay the assay of a SummarizedExperiment or SingleCellExperiment (NA: the first).
-#' @param annotation must be NULL (no identifier mapping).
+#' @param annotation NULL (the container's annotation, if any), an annotation package's name or a GSEABase \code{GeneIdentifierType}: the identifier type the gene sets are mapped to, as GSVA 2.
 #' @param minSize,maxSize sets with fewer or more genes of the data are left out.
 #' @param kcdf "auto", "Gaussian", "Poisson" or "none".
 #' @param kcdfNoneMinSampleSize samples from which "auto" takes the direct estimate.
@@ -188,7 +221,8 @@ gsva <- function(param, verbose = TRUE, BPPARAM = NULL) {
     stop("Cannot calculate normalizing factor for the enrichment scores in ssGSEA, likely ",
          "due to NA values in the input expression data (GSVA 2's error: checkNA = \"",
          "no\" left them unchecked).", call. = FALSE)
-  args <- gsva_args(m, param$geneSets, min_size, param$maxSize, NA, na = use != "all.obs")
+  args <- gsva_args(m, gene_sets_for(param), min_size, param$maxSize, NA,
+                    na = use != "all.obs")
   attr(args, "container") <- param$exprData
   if (method == "gsvaParam") {
     kcdf <- if (a$kcdf == "auto") auto_kcdf(m, a$kcdfNoneMinSampleSize) else a$kcdf

@@ -36,10 +36,49 @@ test_that("gsva(param) returns a SummarizedExperiment as GSVA 2 does", {
 test_that("what GSVA 2's interface does that oclstat does not is a clear error", {
   skip_without_python()
   d <- gsva2_inputs()
-  expect_error(gsvaParam(d$x, d$sets, annotation = "org.Hs.eg.db"), "annotation")
+  expect_error(gsvaParam(d$x, d$sets, annotation = 3), "annotation must be NULL")
   expect_error(gsva(d$x), "gsvaParam")
   expect_error(gsvaParam(d$x, d$sets, kcdf = "gauss"), "should be one of")
   expect_output(print(ssgseaParam(d$x, d$sets)), "ssgseaParam object")
+})
+
+test_that("annotation as GSVA 2: a package to map the sets to, or the row names as they are", {
+  skip_without_python()
+  skip_if_not_installed("GSEABase")
+  skip_if_not_installed("SummarizedExperiment")
+  d <- gsva2_inputs()
+  base <- gsva(zscoreParam(d$x, d$sets), verbose = FALSE)
+  # an identifier type without an annotation package: matched as they are (GSVA 2's warning)
+  expect_equal(gsva(zscoreParam(d$x, d$sets, annotation = GSEABase::NullIdentifier()),
+                    verbose = FALSE), base)
+  # a package that is not installed stops with GSVA 2's message, whether the annotation is the
+  # argument (a name or a type) or the container's
+  expect_error(gsva(zscoreParam(d$x, d$sets, annotation = "org.Nope.eg.db"), verbose = FALSE),
+               "Please install the annotation package org.Nope.eg.db")
+  se <- SummarizedExperiment::SummarizedExperiment(assays = list(a = d$x))
+  S4Vectors::metadata(se)$annotation <- GSEABase::SymbolIdentifier("org.Nope.eg.db")
+  expect_error(gsva(zscoreParam(se, d$sets), verbose = FALSE), "Please install")
+  expect_message(p <- zscoreParam(se, d$sets, annotation = GSEABase::NullIdentifier()),
+                 "ignoring exprData annotation")
+  plain <- base
+  attr(plain, "geneSets") <- NULL
+  expect_equal(unname(SummarizedExperiment::assay(gsva(p, verbose = FALSE))), unname(plain),
+               tolerance = 1e-12)
+  # the mapping itself: GSEABase's mapIdentifiers with an installed organism package (not in
+  # CI: org.Hs.eg.db is 340 MB)
+  skip_if_not_installed("org.Hs.eg.db")
+  entrez <- c("1", "2", "9", "10", "12", "13", "14", "15", "16", "18", "19", "20")
+  symbols <- AnnotationDbi::mapIds(org.Hs.eg.db::org.Hs.eg.db, entrez, "SYMBOL", "ENTREZID")
+  x <- matrix(stats::rnorm(length(symbols) * 6), length(symbols),
+              dimnames = list(unname(symbols), paste0("s", 1:6)))
+  gsc <- GSEABase::GeneSetCollection(list(GSEABase::GeneSet(
+    entrez[1:6], setName = "a", geneIdType = GSEABase::EntrezIdentifier("org.Hs.eg.db"))))
+  mapped <- gsva(zscoreParam(x, gsc, annotation = GSEABase::SymbolIdentifier("org.Hs.eg.db")),
+                 verbose = FALSE)
+  attr(mapped, "geneSets") <- NULL
+  want <- gsva(zscoreParam(x, list(a = unname(symbols[1:6]))), verbose = FALSE)
+  attr(want, "geneSets") <- NULL
+  expect_equal(mapped, want)
 })
 
 test_that("gsva(param, verbose = TRUE) says what it inferred, as GSVA 2 says it", {
