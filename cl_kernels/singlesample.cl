@@ -27,7 +27,7 @@
  * number of non-zero values, the rest of its row being padding whose terms are 0).
  */
 #include <oclstat/real.clh>
-#include <oclstat/vector.clh>   /* LANES, realL, intL */
+#include <oclstat/vector.clh>   /* LANES, realL, maskL */
 #pragma OPENCL FP_CONTRACT OFF
 
 #define SS_POINTS 10000
@@ -104,15 +104,6 @@ __kernel void singlesample_density(__global const REAL *x, __global const REAL *
 }
 
 #if defined(TABULATED) && LANES > 1
-/* a comparison of realL: lanes of all ones (true) or zeros */
-#ifdef OCLSTAT_REAL_IS_DOUBLE
-typedef OCLSTAT_CAT(long, LANES) maskL;
-#define SS_MASK_UNION OCLSTAT_LANES_UNION(long)
-#else
-typedef intL maskL;
-#define SS_MASK_UNION OCLSTAT_LANES_UNION(int)
-#endif
-
 __kernel void singlesample_density_lanes(__global const REAL *x, __global const REAL *y,
                                          __global const REAL *h, __global const REAL *table,
                                          const uint n_genes, const uint n_density,
@@ -146,7 +137,7 @@ __kernel void singlesample_density_lanes(__global const REAL *x, __global const 
     if (!all(sure)) {
         /* the rare lane with a term the estimate cannot settle: its sum again, as the scalar
          * kernel sums it */
-        SS_MASK_UNION settled;
+        OCLSTAT_MASK_UNION settled;
         settled.v = sure;
         for (uint l = 0; l < LANES; l++) {
             if (settled.s[l]) continue;

@@ -430,11 +430,8 @@ def gsva(expression, gene_sets, *, kcdf: str = "Gaussian", abs_ranking: bool = F
     kept = [name for name, k in zip(g, keep, strict=True) if k]
     names, sets, _ = match_gene_sets(gene_sets, kept, min_size, max_size)
     n = x.shape[1]
-    where = "host"
+    rt, real, where = _kernel_runtime(kcdf, device, dtype)
     if kcdf == "Gaussian":
-        rt = executor(device, None, "gsva", several=False).runtime
-        where = rt.info.label
-        real = rt.default_real() if dtype is None else as_float_dtype(dtype)
         scores = density(rt, x, tabulated=tabulated, dtype=real,
                          bandwidth=sd / SIGMA_FACTOR, progress=progress)
     elif kcdf == "Poisson":
@@ -453,6 +450,15 @@ def gsva(expression, gene_sets, *, kcdf: str = "Gaussian", abs_ranking: bool = F
     return output.give(frame, {"score": frame}, "gsva")
 
 
+def _kernel_runtime(kcdf: str, device, dtype) -> tuple:
+    """``(runtime, dtype, where)`` of GSVA's kernel estimate: the device and its precision for
+    the Gaussian kernel (on the device), else none and float64 on the host."""
+    if kcdf != "Gaussian":
+        return None, np.float64, "host"
+    rt = executor(device, None, "gsva", several=False).runtime
+    return rt, rt.default_real() if dtype is None else as_float_dtype(dtype), rt.info.label
+
+
 def _gsva_with_missing(x, g, s, gene_sets, attrs, *, min_size, max_size, dtype, device,
                        progress) -> pd.DataFrame:
     """:func:`gsva` of a dense expression with NaN, as GSVA 2 (:mod:`.missing`)."""
@@ -466,11 +472,7 @@ def _gsva_with_missing(x, g, s, gene_sets, attrs, *, min_size, max_size, dtype, 
         x = x[keep]
     kept = [name for name, k in zip(g, keep, strict=True) if k]
     names, sets, _ = match_gene_sets(gene_sets, kept, min_size, max_size)
-    rt, real, where = None, np.float64, "host"
-    if attrs["kcdf"] == "Gaussian":
-        rt = executor(device, None, "gsva", several=False).runtime
-        real = rt.default_real() if dtype is None else as_float_dtype(dtype)
-        where = rt.info.label
+    rt, real, where = _kernel_runtime(attrs["kcdf"], device, dtype)
     z = gsva_density_with_missing(x, attrs["kcdf"], attrs["nan_policy"], rt=rt,
                                   tabulated=attrs["tabulated"], dtype=real, progress=progress)
     out = _score_blocks(z, False, len(sets), lambda block, j0, j1: gsva_with_missing(
@@ -493,11 +495,7 @@ def _sparse_gsva(m, g, s, gene_sets, kcdf, attrs, *, min_size, max_size, dtype, 
         rows = rows[np.flatnonzero(keep)]
     kept = [name for name, k in zip(g, keep, strict=True) if k]
     names, sets, _ = match_gene_sets(gene_sets, kept, min_size, max_size)
-    rt, real, where = None, np.float64, "host"
-    if kcdf == "Gaussian":
-        rt = executor(device, None, "gsva", several=False).runtime
-        real = rt.default_real() if dtype is None else as_float_dtype(dtype)
-        where = rt.info.label
+    rt, real, where = _kernel_runtime(kcdf, device, dtype)
     cdf = rows.copy()
     cdf.data = nonzero_cdf(rows, kcdf, rt=rt, tabulated=attrs["tabulated"], dtype=real,
                            progress=progress)

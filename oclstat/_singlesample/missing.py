@@ -115,16 +115,15 @@ def gsva_density_with_missing(x: np.ndarray, kcdf: str, policy: str, *, rt=None,
     kernel on the device ``rt``. NaN where there is none."""
     _check_policy(policy)
     n = x.shape[1]
+    if kcdf == "none":
+        # imported here: scipy.stats takes 0.6 s to import
+        from scipy import stats
+
+        # the gene's values at or below each of its values (ranks "max" among its values,
+        # NaN where it has none), over all n samples
+        return _log_odds(stats.rankdata(x, method="max", axis=1, nan_policy="omit") / n)
     nan = np.isnan(x)
     out = np.full(x.shape, np.nan)
-    if kcdf == "none":
-        # the gene's values at or below each of its values, over all n samples
-        ordered = np.sort(x, axis=1)                       # NaN last
-        for i in range(x.shape[0]):
-            m = n - int(nan[i].sum())
-            have = ~nan[i]
-            out[i, have] = np.searchsorted(ordered[i, :m], x[i, have], side="right") / n
-        return _log_odds(out)
     count = n - nan.sum(axis=1)
     complete = count == n
     # with "propagate" a gene with a missing value has no estimate; with "omit" one with two
