@@ -10,7 +10,9 @@ U(0.05, 0.5) and a random phenotype, written as PLINK 1 binary files for PLINK. 
 ``--fast-epistasis`` (the Debian package plink1.9, BOOST-style bit counting, all threads) tests
 every pair too, with a different statistic (its joint-effects chi-square), so the figure is the
 time for the same exhaustive pair search on the same files. The popcount floor: every
-combination needs (3^k x 2 classes) AND+POPC per 32 samples.
+combination needs 3^k AND+POPC per 32 samples in the bit-vector search, 2^k in the tiled one
+(genotype-0/1 patterns only; the other cells from lower-order tables), at the device's popcount
+rate on a GPU (``gpu_popc_rate``).
 
 With CuPy and an sm_80+ GPU it also runs the CUDA tensor-core path (``backend="cuda"``): it
 checks that it returns what the OpenCL path returns, measures the device's peak b1 AND+POPC
@@ -160,6 +162,12 @@ def tensor_rows(sizes, gpu_rt, builds=("",)):
     return rows
 
 
+def gpu_popc_rate(rt) -> float:
+    """32-bit popcounts per second a GPU can issue: 16 per clock per compute unit (NVIDIA
+    sm_80/sm_90's rate) at the device's reported clock."""
+    return rt.info.compute_units * 16 * rt.device.max_clock_frequency * 1e6
+
+
 def throughput(m, k, n, seconds):
     return math.comb(m, k) * n / seconds / 1e12
 
@@ -185,8 +193,11 @@ def main(argv=None):
                          "';', each a list of DEFINE=VALUE (e.g. 'TC_MIN_BLOCKS=6;"
                          "TC_MIN_BLOCKS=4'); the package's build is always measured first")
     ap.add_argument("--tiles", default="",
-                    help="OpenCL tiled searches (the tensor-core path's OpenCL twin), "
-                         "order:SNPs:samples, comma-separated")
+                    help="OpenCL tiled searches run directly (oclstat.epistasis takes them on "
+                         "GPUs at orders 3 and 4), order:SNPs:samples, comma-separated")
+    ap.add_argument("--bit-vectors", default="",
+                    help="OpenCL bit-vector searches run directly (the route on CPUs, and on "
+                         "GPUs at order 2 or with missing genotypes), order:SNPs:samples")
     args = ap.parse_args(argv)
     rt = oclstat.get_runtime(args.device)
     print(header(rt, "Exhaustive epistasis search: oclstat.epistasis vs PLINK 1.9"))
@@ -210,31 +221,48 @@ def main(argv=None):
                      f"{throughput(args.snps, 2, args.samples, t_ocl):.4f}"})
     searches = args.searches or ("3:200:4000,4:64:4000" if rt.is_cpu
                                  else "3:1024:16384,4:512:65536")
-    for k, m, n in _sizes(searches):
-        g3, y3 = generate(m, n, seed=k)
-        oclstat.epistasis(g3[:k + 2], y3, order=k, device=[rt])
-        t0 = time.perf_counter()
-        oclstat.epistasis(g3, y3, order=k, top=20, device=[rt])
-        t = time.perf_counter() - t0
-        rows.append({"search": f"order {k}, {m} SNPs x {n}", "oclstat s": f"{t:.2f}",
-                     "PLINK 1.9 --fast-epistasis s": "(pairs only)", "PLINK/oclstat": "",
-                     "oclstat tera comb*samples/s": f"{throughput(m, k, n, t):.4f}"})
-    for k, m, n in _sizes(args.tiles):
-        from oclstat._epistasis import plan as epi_plan
-        from oclstat._epistasis import tiles
+    from oclstat._epistasis import opencl as epi_opencl
+    from oclstat._epistasis import plan as epi_plan
+    from oclstat._epistasis import tiles
 
+    def timed(label, k, m, n, run):
+        """One row: run(genotypes, phenotype, order) timed whole (preparation included),
+        after a run on k + 2 SNPs has built the kernels."""
         gk, yk = generate(m, n, seed=k)
-        tiles.search_tiles(rt, epi_plan.prepare(gk[:k + 2], yk, order=k))
+        run(gk[:k + 2], yk, k)
         t0 = time.perf_counter()
-        search = epi_plan.prepare(gk, yk, order=k, top=20)
-        if not tiles.tiles_fit(rt, search):
+        run(gk, yk, k)
+        t = time.perf_counter() - t0
+        row = {"search": f"{label}, order {k}, {m} SNPs x {n}", "oclstat s": f"{t:.2f}",
+               "PLINK 1.9 --fast-epistasis s": "", "PLINK/oclstat": "",
+               "oclstat tera comb*samples/s": f"{throughput(m, k, n, t):.4f}"}
+        if not rt.is_cpu:         # (the CPU schedule reuses suffix cells: no such floor)
+            counted = 2**k if "tiles" in label else 3**k              # popcounts per word
+            floor = math.comb(m, k) * counted * math.ceil(n / 32) / gpu_popc_rate(rt)
+            row.update({"popcount floor s": f"{floor:.2f}", "floor/oclstat": f"{floor / t:.2f}"})
+        rows.append(row)
+
+    def public(g, y, k):
+        oclstat.epistasis(g, y, order=k, top=20, device=[rt])
+
+    def bit_vectors(g, y, k):
+        epi_opencl.run_search(epi_plan.prepare(g, y, order=k, top=20), [rt])
+
+    def tiled(g, y, k):
+        tiles.search_tiles(rt, epi_plan.prepare(g, y, order=k, top=20))
+
+    for k, m, n in _sizes(searches):
+        probe = epi_plan.prepare(np.zeros((m, 2), dtype=np.int8), [0, 1], order=k)
+        route = "tiles" if tiles.tiles_chosen(probe, [rt]) else "bit vectors"
+        timed(f"oclstat.epistasis (OpenCL {route})", k, m, n, public)
+    for k, m, n in _sizes(args.bit_vectors):
+        timed("OpenCL bit vectors", k, m, n, bit_vectors)
+    for k, m, n in _sizes(args.tiles):
+        if not tiles.tiles_fit(rt, epi_plan.prepare(np.zeros((m, 2), dtype=np.int8), [0, 1],
+                                                    order=k)):
             print(f"# OpenCL tiles order {k}, {m} SNPs: the tables do not fit this device")
             continue
-        tiles.search_tiles(rt, search)
-        t = time.perf_counter() - t0
-        rows.append({"search": f"OpenCL tiles order {k}, {m} SNPs x {n}", "oclstat s": f"{t:.2f}",
-                     "PLINK 1.9 --fast-epistasis s": "", "PLINK/oclstat": "",
-                     "oclstat tera comb*samples/s": f"{throughput(m, k, n, t):.4f}"})
+        timed("OpenCL tiles", k, m, n, tiled)
     if not rt.is_cpu:
         sizes = _sizes(args.tensor)
         builds = ["", *(b.strip() for b in args.tensor_builds.split(";") if b.strip())]

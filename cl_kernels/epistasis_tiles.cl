@@ -10,7 +10,8 @@
  *
  * Kernels: epi_lower_t1 (one work-item per SNP), epi_lower_t2 (global (n, n): pair j0 < j1),
  * epi_lower_t3 (global (n, n): pair j < k, looping over i < j), epi_tiles_search (one
- * work-group of EPI_THREADS per tile, global tile numbers block0 + group id).
+ * work-group of EPI_THREADS per tile, global tile numbers block0 + group id; its products a
+ * register-blocked popcount matrix product, below).
  */
 #include "oclstat/epistasis_cells.clh"
 
@@ -42,6 +43,50 @@ __kernel void epistasis_tiles_lower_t3(__global const uint *bits, const uint wst
 }
 
 #if defined(ROW_SNPS) && defined(COL_SNPS)
+/* The tile's products as a register-blocked binary matrix product: work-item (tr, tc) of the
+ * EPI_TR x EPI_TC grid holds the EPI_MR x EPI_MC products of rows tr EPI_MR .. and columns
+ * tc EPI_MC .. in registers (at order 4 exactly one combination's 16). The group stages
+ * EPI_KC words of every row and column pattern vector at a time into local memory (each
+ * pattern word the AND of its item's genotype words, built once per tile and chunk); per
+ * staged word a work-item reads one 128-bit row quad and one column quad and does 16 AND +
+ * popcount, so local traffic is 2 loads per 16 popcounts and the popcount unit sets the pace.
+ * Then each work-item scores its own combinations from its registers.
+ * Budget (clang 16 + libclc, ptxas 12, 2026-11-28; tools/kernel_resources.py checks it): on
+ * sm_90 56 registers and a 480-byte stack frame at order 4 (the assembly's 81-cell table, used
+ * once per combination; 64 and 808 bytes when a class has 65,536 samples or more), 47 and 264
+ * at order 3, 8.6 KiB of local memory, no spills; the hot loop keeps its 16 counters in
+ * registers and touches no stack. */
+#define EPI_MR 4u
+#define EPI_MC 4u
+#define EPI_TR (EPI_TILE / EPI_MR)
+#define EPI_TC (EPI_TILE / EPI_MC)
+#define EPI_KC TC_KCHUNK             /* words per staged chunk (each class's words: a multiple) */
+#define EPI_LS (EPI_TILE + 4u)       /* padded staged row of words: staging stores spread */
+#define EPI_RPI (EPI_MR / EPI_RC)    /* row items per work-item */
+#define EPI_CPI (EPI_MC / EPI_CC)    /* column items per work-item */
+#if EPI_THREADS != EPI_TR * EPI_TC
+#error "EPI_THREADS must be (EPI_TILE / 4)^2: one work-item per 4 x 4 block of products"
+#endif
+
+/* Stage words k0 .. k0 + EPI_KC - 1 of class c: stage[w * EPI_LS + row pattern] for the rows,
+ * stage[(EPI_KC + w) * EPI_LS + column pattern] for the columns. Consecutive work-items take
+ * consecutive words of one pattern vector (coalesced global loads). */
+inline void epi_tiles_stage(__global const uint *bits, const uint wstride,
+                            __local const ushort *rsnp, __local const ushort *csnp,
+                            const uint c, const uint k0, const uint tid, __local uint *stage)
+{
+    for (uint e = tid; e < 2u * EPI_TILE * EPI_KC; e += EPI_THREADS) {
+        const uint col = e >= EPI_TILE * EPI_KC;
+        const uint rem = e - col * EPI_TILE * EPI_KC;
+        const uint j = rem / EPI_KC, w = rem % EPI_KC;
+        const uint v = col ? epi_item_word(bits, wstride, csnp + (j / EPI_CC) * COL_SNPS,
+                                           COL_SNPS, j % EPI_CC, c, k0 + w)
+                           : epi_item_word(bits, wstride, rsnp + (j / EPI_RC) * ROW_SNPS,
+                                           ROW_SNPS, j % EPI_RC, c, k0 + w);
+        stage[(col * EPI_KC + w) * EPI_LS + j] = v;
+    }
+}
+
 __kernel __attribute__((reqd_work_group_size(EPI_THREADS, 1, 1)))
 void epistasis_tiles_search(__global const uint *bits, const uint wstride, const uint kw0,
                       const uint kw1, __global const ushort *rows, __global const ushort *cols,
@@ -52,29 +97,48 @@ void epistasis_tiles_search(__global const uint *bits, const uint wstride, const
                       const epi_long threshold, __global uint *count,
                       __global epi_long *cand_score, __global uint *cand_snps, const uint cap)
 {
-    __local EPI_PS_T ps[2u * EPI_TILE * EPI_TILE];
+    __local uint4 stage4[2u * EPI_KC * EPI_LS / 4u];
     __local ushort rsnp[EPI_RI * ROW_SNPS], csnp[EPI_CI * COL_SNPS];
-    const uint tid = get_local_id(0);
+    __local uint *stage = (__local uint *)stage4;
+    const uint tid = get_local_id(0), tr = tid / EPI_TC, tc = tid % EPI_TC;
     uint rt, ct;
     epi_locate_tile(block0 + get_group_id(0), cum, first_ct, n_rt, &rt, &ct);
     epi_load_items(tid, EPI_THREADS, rt, ct, rows, cols, rsnp, csnp);
     barrier(CLK_LOCAL_MEM_FENCE);
-    /* The tile's products, one entry at a time (the CUDA kernel uses tensor cores here). */
-    for (uint e = tid; e < 2u * EPI_TILE * EPI_TILE; e += EPI_THREADS) {
-        const uint c = e / (EPI_TILE * EPI_TILE), row = (e / EPI_TILE) % EPI_TILE;
-        const uint col = e % EPI_TILE, kw = c ? kw1 : kw0;
-        const uint ri = row / EPI_RC, ci = col / EPI_CC;
-        uint sum = 0u;
-        for (uint w = 0; w < kw; w++)
-            sum += popcount(epi_item_word(bits, wstride, rsnp + ri * ROW_SNPS, ROW_SNPS,
-                                          row % EPI_RC, c, w) &
-                            epi_item_word(bits, wstride, csnp + ci * COL_SNPS, COL_SNPS,
-                                          col % EPI_CC, c, w));
-        ps[e] = (EPI_PS_T)sum;
+    uint prod[2][EPI_MR * EPI_MC];
+    for (uint c = 0; c < 2u; c++) {
+        const uint kw = c ? kw1 : kw0;
+        uint acc[EPI_MR * EPI_MC];
+        for (uint i = 0; i < EPI_MR * EPI_MC; i++) acc[i] = 0u;
+        for (uint k0 = 0; k0 < kw; k0 += EPI_KC) {
+            epi_tiles_stage(bits, wstride, rsnp, csnp, c, k0, tid, stage);
+            barrier(CLK_LOCAL_MEM_FENCE);
+            for (uint w = 0; w < EPI_KC; w++) {
+                const uint4 r = stage4[w * (EPI_LS / 4u) + tr];
+                const uint4 q = stage4[(EPI_KC + w) * (EPI_LS / 4u) + tc];
+                const uint rv[4] = {r.x, r.y, r.z, r.w}, qv[4] = {q.x, q.y, q.z, q.w};
+                for (uint i = 0; i < EPI_MR; i++)
+                    for (uint j = 0; j < EPI_MC; j++)
+                        acc[i * EPI_MC + j] += popcount(rv[i] & qv[j]);
+            }
+            barrier(CLK_LOCAL_MEM_FENCE);
+        }
+        for (uint i = 0; i < EPI_MR * EPI_MC; i++) prod[c][i] = acc[i];
     }
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (uint q = tid; q < EPI_RI * EPI_CI; q += EPI_THREADS)
-        epi_tile_combination(q / EPI_CI, q % EPI_CI, ps, rsnp, csnp, t1, t2, t3, n0, n1, lf,
-                             nln, threshold, count, cand_score, cand_snps, cap);
+    /* the work-item's combinations: row items tr EPI_RPI .., column items tc EPI_CPI .. */
+    for (uint a = 0; a < EPI_RPI; a++)
+        for (uint b = 0; b < EPI_CPI; b++) {
+            uint s[ORDER];
+            if (!epi_tile_snps(tr * EPI_RPI + a, tc * EPI_CPI + b, rsnp, csnp, s)) continue;
+            uint p0[EPI_RC * EPI_CC], p1[EPI_RC * EPI_CC];
+            for (uint rp = 0; rp < EPI_RC; rp++)
+                for (uint cp = 0; cp < EPI_CC; cp++) {
+                    const uint at = (a * EPI_RC + rp) * EPI_MC + b * EPI_CC + cp;
+                    p0[rp * EPI_CC + cp] = prod[0][at];
+                    p1[rp * EPI_CC + cp] = prod[1][at];
+                }
+            epi_tile_score(s, p0, p1, t1, t2, t3, n0, n1, lf, nln, threshold, count,
+                           cand_score, cand_snps, cap);
+        }
 }
 #endif

@@ -15,10 +15,11 @@ MRG31K3P_M1 = 2147483647
 MRG31K3P_M2 = 2147462579
 
 #: Tiled epistasis search: a tile is EPI_TILE x EPI_TILE products; EPI_THREADS work-items per
-#: OpenCL tile, TC_THREADS CUDA threads per tensor-core tile staging TC_KCHUNK 32-bit words at
-#: a time; EPI_NONE pads the row and column item lists.
+#: OpenCL tile (one per 4 x 4 block of products), TC_THREADS CUDA threads per tensor-core
+#: tile; both stage TC_KCHUNK 32-bit words at a time; EPI_NONE pads the row and column item
+#: lists.
 EPI_TILE = 64
-EPI_THREADS = 64
+EPI_THREADS = (EPI_TILE // 4) ** 2
 EPI_NONE = 0xFFFF
 TC_THREADS = 128
 TC_KCHUNK = 16

@@ -140,3 +140,64 @@ def test_end_to_end_check_catches_a_wrong_search(rt, monkeypatch):
 def _table(search, best):
     """The result table of a top-k found by a backend directly."""
     return EpistasisResult.of(search, best, "opencl").table
+
+
+@pytest.mark.parametrize("order", [2, 3, 4])
+@pytest.mark.parametrize("missing", [False, True])
+def test_gpu_schedule_searches_orders_3_and_4_as_tiles(rt, monkeypatch, order, missing):
+    """In the GPU schedule an OpenCL search of order 3 or 4 with complete genotypes runs as
+    tiles (order 2, or a missing genotype: bit vectors), and every route gives the CPU
+    schedule's table."""
+    from oclstat._epistasis import api
+
+    rng = np.random.default_rng(40 + order)
+    g = rng.integers(0, 3, size=(24, 700))
+    if missing:
+        g[3, 11] = -1
+    y = (rng.random(700) < 0.4).astype(int)
+    monkeypatch.setenv("OCLSTAT_SCHEDULE", "cpu")
+    want = oclstat_search(g, y, order, "k2", 30, rt).table
+    calls = []
+
+    def spy(runtimes, search, progress=None):
+        calls.append(search.order)
+        return tiles.search_tiles(runtimes, search, progress)
+
+    monkeypatch.setattr(api, "search_tiles", spy)
+    monkeypatch.setenv("OCLSTAT_SCHEDULE", "gpu")
+    got = oclstat_search(g, y, order, "k2", 30, rt).table
+    assert calls == ([order] if order >= 3 and not missing else [])
+    assert got.equals(want)
+
+
+def test_tiles_on_a_cpu_keep_their_tables_small(rt, monkeypatch):
+    """A CPU device holds the lower tables in host memory: above HOST_TABLE_BYTES (order 4
+    over 700 SNPs: 3.4 GiB of triples) the search stays on bit vectors."""
+    monkeypatch.setenv("OCLSTAT_SCHEDULE", "gpu")
+    if not rt.is_cpu:
+        pytest.skip("the host-memory cap applies to CPU devices")
+    small = epi_plan.prepare(np.zeros((40, 64), dtype=int), np.arange(64) % 2, order=4)
+    large = epi_plan.prepare(np.zeros((700, 64), dtype=int), np.arange(64) % 2, order=4)
+    assert 4 * sum(tiles.lower_table_words(700, 4)) > tiles.HOST_TABLE_BYTES
+    assert tiles.tiles_chosen(small, [rt]) and not tiles.tiles_chosen(large, [rt])
+
+
+@pytest.mark.parametrize("order", [3, 4])
+def test_tiles_shared_over_devices_equal_one_device(rt, order):
+    """Two devices (here two queues of this one, and every other usable CPU implementation
+    beside it) pulling ranges of tiles as they finish give one device's result exactly."""
+    rng = np.random.default_rng(7 + order)
+    n_snps = 90 if order == 3 else 40                   # more tiles than the first launch
+    g = rng.integers(0, 3, size=(n_snps, 900))
+    y = (rng.random(900) < 0.5).astype(int)
+    search = epi_plan.prepare(g, y, order=order, top=40)
+    assert tiles.tile_plan(n_snps, order).n_tiles > tiles.FIRST_LAUNCH_TILES
+    one = tiles.search_tiles(rt, search)
+    others = [oclstat.get_runtime(i.index) for i in oclstat.devices(usable=True)
+              if i.type == "CPU" and i.index != rt.info.index]
+    for devices in ([rt, rt], [rt, *others[:1]]):
+        if len(devices) < 2:
+            continue
+        many = tiles.search_tiles(devices, search)
+        np.testing.assert_array_equal(many.combos, one.combos)
+        np.testing.assert_array_equal(many.scores, one.scores)

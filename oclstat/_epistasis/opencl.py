@@ -11,7 +11,16 @@ import numpy as np
 
 from .._constants import EPI_LANES
 from .._progress import Progress
-from .plan import _NO_LIMIT, PER_ITEM_CPU, PER_ITEM_GPU, Search, _Best, _chunk, rank_ranges
+from .plan import (
+    _NO_LIMIT,
+    PER_ITEM_CPU,
+    PER_ITEM_GPU,
+    Search,
+    _Best,
+    _chunk,
+    on_every_device,
+    rank_ranges,
+)
 from .scores import genotype_counts, score_tables
 
 
@@ -132,22 +141,6 @@ def run_search(search: Search, runtimes, start: int = 0, stop: int | None = None
     ranges = rank_ranges(start, stop, chunk=chunk)
     with Progress(total=max(1, stop - start), desc=f"epistasis order {search.order}",
                   enabled=progress) as bar:
-        if len(runtimes) == 1:
-            _run_device(runtimes[0], search, ranges, chunk, best, lock, bar)
-            return best
-        errors = []
-
-        def one(rt):
-            try:
-                _run_device(rt, search, ranges, chunk, best, lock, bar)
-            except Exception as exc:  # noqa: BLE001 - re-raised below
-                errors.append(exc)
-
-        threads = [threading.Thread(target=one, args=(rt,)) for rt in runtimes]
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join()
-        if errors:
-            raise errors[0]
+        on_every_device(lambda rt: _run_device(rt, search, ranges, chunk, best, lock, bar),
+                        runtimes)
     return best

@@ -4,6 +4,7 @@ top-k."""
 from __future__ import annotations
 
 import math
+import threading
 from dataclasses import dataclass
 
 import numpy as np
@@ -73,6 +74,29 @@ class _Best:
 
 
 _NO_LIMIT = np.iinfo(np.int64).max
+
+
+def on_every_device(work, devices) -> None:
+    """``work(device)`` for each device, each in its own thread when there are several (the
+    devices pull their share of a search from a common queue); the first error is raised."""
+    if len(devices) == 1:
+        work(devices[0])
+        return
+    errors = []
+
+    def one(device):
+        try:
+            work(device)
+        except Exception as exc:  # noqa: BLE001 - re-raised below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=one, args=(d,)) for d in devices]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    if errors:
+        raise errors[0]
 
 
 @dataclass

@@ -20,6 +20,7 @@ True
 from __future__ import annotations
 
 import math
+import threading
 from dataclasses import dataclass
 
 import numpy as np
@@ -27,7 +28,7 @@ import numpy as np
 from .._constants import EPI_NONE, EPI_THREADS, EPI_TILE, TC_KCHUNK
 from .._progress import Progress
 from .opencl import Candidates
-from .plan import _Best
+from .plan import _Best, on_every_device
 from .scores import score_tables
 
 TILE = EPI_TILE
@@ -144,30 +145,63 @@ def lower_table_words(n_snps: int, order: int) -> tuple[int, int, int]:
     return t1, t2, t3
 
 
+class _TileBlocks:
+    """Hands out ranges of tile numbers: a small first one (so that the top-k threshold
+    filters the rest early), then LAUNCH_TILES at a time, to whichever device asks."""
+
+    def __init__(self, n_tiles: int):
+        self.n_tiles, self.next, self.size = n_tiles, 0, FIRST_LAUNCH_TILES
+        self.lock = threading.Lock()
+
+    def take(self) -> tuple[int, int] | None:
+        with self.lock:
+            if self.next >= self.n_tiles:
+                return None
+            b0, nb = self.next, min(self.size, self.n_tiles - self.next)
+            self.next, self.size = b0 + nb, LAUNCH_TILES
+            return b0, nb
+
+
+def _drive(launch, blocks: _TileBlocks, best: _Best, lock, bar) -> None:
+    """One device's loop: launch the next range of tiles, then read the previous launch's
+    candidates while it runs (before it, while the top-k is not full yet)."""
+    pending = None
+
+    def merge():
+        scores, combos = pending[0]()
+        with lock:
+            best.merge(scores, combos)
+            bar.update(pending[1])
+
+    while (got := blocks.take()) is not None:
+        with lock:
+            full = len(best.scores) >= best.top
+        if pending is not None and not full:
+            merge()
+            pending = None
+        with lock:
+            threshold = best.threshold()
+        read = launch(*got, threshold)
+        if pending is not None:
+            merge()
+        pending = (read, got[1])
+    if pending is not None:
+        merge()
+
+
 def run_tiled(search, launch, plan: TilePlan, progress=None):
     """Run the tiles through ``launch(block0, n_blocks, threshold) -> read`` in launches of at
     most LAUNCH_TILES (a small first one, so the top-k threshold filters the rest); ``read()``
     returns the launch's candidates (scores, combos) and is called after the next launch is
-    queued. Returns the merged top-k (the same ``_Best`` as the bit-vector search)."""
-    best = _Best.empty(search.top, search.order)
-    b0, size, pending = 0, FIRST_LAUNCH_TILES, None
+    queued. ``launch`` may be a list, one per device: each device's thread pulls the next
+    range of tiles, and the result does not depend on who ran what. Returns the merged top-k
+    (the same ``_Best`` as the bit-vector search)."""
+    launches = list(launch) if isinstance(launch, (list, tuple)) else [launch]
+    best, lock = _Best.empty(search.top, search.order), threading.Lock()
+    blocks = _TileBlocks(plan.n_tiles)
     with Progress(total=max(1, plan.n_tiles), desc=f"epistasis order {search.order} (tiles)",
                   enabled=progress) as bar:
-        while b0 < plan.n_tiles:
-            nb = min(size, plan.n_tiles - b0)
-            if pending is not None and len(best.scores) < best.top:   # no top-k yet: wait
-                best.merge(*pending[0]())
-                bar.update(pending[1])
-                pending = None
-            read = launch(b0, nb, best.threshold())
-            if pending is not None:
-                best.merge(*pending[0]())
-                bar.update(pending[1])
-            pending = (read, nb)
-            b0, size = b0 + nb, LAUNCH_TILES
-        if pending is not None:
-            best.merge(*pending[0]())
-            bar.update(pending[1])
+        on_every_device(lambda run: _drive(run, blocks, best, lock, bar), launches)
     return best
 
 
@@ -175,8 +209,9 @@ class OpenCLTiles:
     """The tiled search on an OpenCL runtime (popcount products): ``launch`` for
     :func:`run_tiled`. The lower-order tables are built on the device at construction."""
 
-    #: Local memory of epi_tiles_search (products, item lists), by product type.
-    LOCAL_BYTES = {2: 2 * TILE * TILE * 2 + 2 * TILE * 2, 4: 2 * TILE * TILE * 4 + 2 * TILE * 2}
+    #: Local memory of epi_tiles_search: two staged chunks of TILE pattern words (rows padded
+    #: to TILE + 4), the item lists.
+    LOCAL_BYTES = 2 * KCHUNK_WORDS * (TILE + 4) * 4 + 2 * TILE * 2
 
     def __init__(self, rt, search, plan: TilePlan):
         self.rt, self.plan, self.order, self.n_snps = rt, plan, search.order, search.n_snps
@@ -184,7 +219,7 @@ class OpenCLTiles:
         self.wstride = bits.shape[3]
         defines = {**plan.defines(), "SCORE": ("k2", "mi").index(search.score)}
         if max(self.n0, self.n1) < 1 << 16:
-            defines["EPI_PS_USHORT"] = 1         # 16 KiB of products per tile, not 32
+            defines["EPI_PS_USHORT"] = 1         # both classes' counts in one word when scored
         self.kernel = rt.kernel("epistasis_tiles.cl", "search", defines)
         self.bits = rt.to_device(bits, writable=False)
         lf, nln, _ = score_tables(search.n_samples)
@@ -206,9 +241,9 @@ class OpenCLTiles:
         tables = [rt.empty(words * 4) for words in lower_table_words(n_snps, self.order)]
         rt.launch(rt.kernel("epistasis_tiles.cl", "lower_t1", defines), n_snps, *args,
                   tables[0])
-        for size in range(2, self.order):
+        for size in range(2, self.order):       # 32 neighbouring first SNPs per group
             kernel = rt.kernel("epistasis_tiles.cl", f"lower_t{size}", defines)
-            rt.launch_nd(kernel, (n_snps, n_snps), (1, 1), *args, tables[size - 1])
+            rt.launch_nd(kernel, (n_snps, n_snps), (32, 1), *args, tables[size - 1])
         return tables
 
     def read_tables(self) -> list[np.ndarray]:
@@ -232,19 +267,38 @@ class OpenCLTiles:
         return lambda: cands.read(after=event)
 
 
+#: The lower-order tables a CPU device (whose memory is the host's) may hold: 1 GiB (order 4
+#: up to about 470 SNPs); a GPU takes a quarter of its own memory.
+HOST_TABLE_BYTES = 1 << 30
+
+
 def tiles_fit(rt, search) -> bool:
     """Whether the tiled search can run on ``rt``: complete genotypes, lower-order tables that
-    fit the device, and the tile's local memory."""
+    fit the device (a quarter of its memory; on a CPU at most HOST_TABLE_BYTES), and the
+    tile's local memory."""
     if not search.complete or search.n_snps > TILE_MAX_SNPS:
         return False
     words = lower_table_words(search.n_snps, search.order)
-    product = 2 if search.n_samples < 1 << 16 else 4
+    budget = rt.info.global_mem // 4
+    if rt.is_cpu:                  # a CPU device's memory is the host's
+        budget = min(budget, HOST_TABLE_BYTES)
     return (4 * max(words) <= rt.info.max_alloc
-            and 4 * sum(words) <= rt.info.global_mem // 4
-            and OpenCLTiles.LOCAL_BYTES[product] <= rt.local_mem)
+            and 4 * sum(words) <= budget
+            and OpenCLTiles.LOCAL_BYTES <= rt.local_mem)
 
 
-def search_tiles(rt, search, progress=None):
-    """Run a prepared search (:func:`oclstat.epistasis.prepare`) as tiles on ``rt``."""
+def tiles_chosen(search, runtimes) -> bool:
+    """Whether an OpenCL search runs as tiles: every device in its GPU schedule, order 3 or 4
+    (16 or 8 popcounts per combination and word where the bit-vector search does 81 or 27;
+    at order 2 both do 4), and the tiles fit every device (:func:`tiles_fit`)."""
+    return (search.order >= 3 and all(rt.gpu_schedule for rt in runtimes)
+            and all(tiles_fit(rt, search) for rt in runtimes))
+
+
+def search_tiles(runtimes, search, progress=None):
+    """Run a prepared search (:func:`oclstat.epistasis.prepare`) as tiles on one runtime or a
+    list of them (the tiles shared out as they finish)."""
+    runtimes = runtimes if isinstance(runtimes, (list, tuple)) else [runtimes]
     plan = tile_plan(search.n_snps, search.order)
-    return run_tiled(search, OpenCLTiles(rt, search, plan).launch, plan, progress)
+    return run_tiled(search, [OpenCLTiles(rt, search, plan).launch for rt in runtimes], plan,
+                     progress)
