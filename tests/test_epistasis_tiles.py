@@ -201,3 +201,64 @@ def test_tiles_shared_over_devices_equal_one_device(rt, order):
         many = tiles.search_tiles(devices, search)
         np.testing.assert_array_equal(many.combos, one.combos)
         np.testing.assert_array_equal(many.scores, one.scores)
+
+
+def test_tensor_core_search_shares_tiles_over_every_gpu(rt, monkeypatch):
+    """search_tensor_cores on several CUDA devices: each device builds its own tiles with
+    itself current, every launch runs with its own device current (CuPy's current device is
+    per thread), and the result equals one device's. Driven by the OpenCL twin in place of
+    the tensor-core tiles and a stand-in for CuPy's device context (no GPU here)."""
+    import sys
+    import threading
+    import types
+
+    from oclstat._epistasis import cuda as epistasis_tc
+
+    current = threading.local()
+
+    class Device:
+        def __init__(self, i=None):
+            self.id = getattr(current, "id", 0) if i is None else i
+            self.compute_capability = "90"
+
+        def __enter__(self):
+            self.saved = getattr(current, "id", 0)
+            current.id = self.id
+
+        def __exit__(self, *exc):
+            current.id = self.saved
+
+    fake = types.ModuleType("cupy")
+    fake.cuda = types.SimpleNamespace(Device=Device, runtime=types.SimpleNamespace(
+        getDeviceCount=lambda: 3))
+    monkeypatch.setitem(sys.modules, "cupy", fake)
+    built, launched = [], set()
+    everyone = threading.Barrier(3, timeout=60)       # each device's first launch waits for all
+
+    class Twin(tiles.OpenCLTiles):
+        def __init__(self, search, plan, check=True):
+            super().__init__(rt, search, plan)
+            self.device = current.id
+            built.append(self.device)
+
+        def launch(self, block0, n_blocks, threshold):
+            assert current.id == self.device
+            if self.device not in launched:
+                launched.add(self.device)
+                everyone.wait()
+            return super().launch(block0, n_blocks, threshold)
+
+    monkeypatch.setattr(tiles, "LAUNCH_TILES", 16)     # many ranges of tiles
+    monkeypatch.setattr(tiles, "FIRST_LAUNCH_TILES", 16)
+
+    monkeypatch.setattr(epistasis_tc, "TensorCoreTiles", Twin)
+    rng = np.random.default_rng(21)
+    g = rng.integers(0, 3, size=(40, 600))
+    y = (rng.random(600) < 0.5).astype(int)
+    search = epi_plan.prepare(g, y, order=4, top=30)
+    assert epistasis_tc.cuda_devices() == [0, 1, 2]
+    many = epistasis_tc.search_tensor_cores(search)
+    one = tiles.search_tiles(rt, search)
+    assert built == [0, 1, 2] and launched == {0, 1, 2}
+    np.testing.assert_array_equal(many.combos, one.combos)
+    np.testing.assert_array_equal(many.scores, one.scores)

@@ -108,8 +108,8 @@ def epistasis(genotypes, phenotype=None, *, order: int = 4, test: str = "k2", to
         count only the genotype-0/1 patterns and take the other cells from lower-order
         tables: 16 popcounts per combination and word at order 4, not 81), "cuda" (the tile
         products on NVIDIA binary tensor cores through CuPy: compute capability 8.0+, complete
-        genotypes, one GPU) or "auto" ("cuda" when it can run). Every backend gives the same
-        result.
+        genotypes, every such GPU visible sharing the tiles) or "auto" ("cuda" when it can
+        run). Every backend gives the same result.
     device : int, str, Runtime or list, optional
         The OpenCL device, or a list of devices that share the work dynamically
         (``devices=`` is the deprecated name).

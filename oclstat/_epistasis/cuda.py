@@ -3,11 +3,11 @@ NVRTC): the optional CUDA backend, imported only when it is asked for or can run
 CuPy, ``pip install oclstat[cuda]``, and a GPU of compute capability 8.0 or newer).
 
 :class:`TensorCoreTiles` has the same ``launch`` as the OpenCL twin
-(:class:`oclstat._epi_tiles.OpenCLTiles`), so :func:`oclstat._epi_tiles.run_tiled` drives both
-and the results are the same combinations with the same scores, bit for bit (checked on each
-device before its first search, see :class:`TensorCoreTiles`). Needs complete
-genotypes; the lower-order tables (t3: 64 bytes per SNP triple for order 4) must fit in half
-the free device memory.
+(:class:`oclstat._epistasis.tiles.OpenCLTiles`), so :func:`oclstat._epistasis.tiles.run_tiled`
+drives both (and several GPUs at once, :func:`search_tensor_cores`), and the results are the
+same combinations with the same scores, bit for bit (checked on each device before its first
+search, see :class:`TensorCoreTiles`). Needs complete genotypes; the lower-order tables (t3:
+64 bytes per SNP triple for order 4) must fit in half the free device memory.
 
 >>> from oclstat._epistasis.cuda import available
 >>> ok, _ = available()
@@ -30,6 +30,7 @@ from .opencl import run_search
 from .plan import prepare
 from .scores import score_tables
 from .tiles import (
+    FIRST_LAUNCH_TILES,
     KCHUNK_WORDS,
     LAUNCH_TILES,
     TILE,
@@ -154,7 +155,7 @@ class TensorCoreTiles:
         for size in range(2, search.order):
             mod.get_function(f"epistasis_tc_lower_t{size}")((blocks, n), (THREADS,),
                                                             (*args, self.tables[size - 1]))
-        cap = min(LAUNCH_TILES, plan.n_tiles) * plan.per_tile
+        cap = min(max(LAUNCH_TILES, FIRST_LAUNCH_TILES), plan.n_tiles) * plan.per_tile
         self.cand_s = cupy.empty(cap, dtype=cupy.int64)
         self.cand_c = cupy.empty((cap, self.order), dtype=cupy.uint32)
         self.count = cupy.zeros(1, dtype=cupy.uint32)
@@ -172,7 +173,7 @@ class TensorCoreTiles:
 
         p = self.plan
         self.count.fill(0)
-        cap = n_blocks * p.per_tile
+        cap = min(n_blocks * p.per_tile, self.cand_s.size)
         t1, t2, t3 = self.tables
         self.kernel((n_blocks,), (THREADS,), (
             self.bits, np.uint32(self.wstride), np.uint32(self.kw0), np.uint32(self.kw1),
@@ -184,11 +185,41 @@ class TensorCoreTiles:
         return lambda: out
 
 
-def search_tensor_cores(search, progress=None):
-    """Run a prepared search (:func:`oclstat._epistasis.plan.prepare`) on the current CUDA
-    device."""
+def cuda_devices() -> list[int]:
+    """The CUDA devices the tensor-core path uses: every visible one (``CUDA_VISIBLE_DEVICES``)
+    of compute capability 8.0 or newer."""
+    import cupy
+
+    return [i for i in range(cupy.cuda.runtime.getDeviceCount())
+            if int(cupy.cuda.Device(i).compute_capability) >= MIN_CAPABILITY]
+
+
+def _on_device(device: int, launch):
+    """``launch`` run with ``device`` current (CuPy's current device is per thread)."""
+    import cupy
+
+    def run(block0: int, n_blocks: int, threshold: int):
+        with cupy.cuda.Device(device):
+            return launch(block0, n_blocks, threshold)
+
+    return run
+
+
+def search_tensor_cores(search, progress=None, devices=None):
+    """Run a prepared search (:func:`oclstat._epistasis.plan.prepare`) on the CUDA devices
+    (default :func:`cuda_devices`): each holds the bit vectors and lower tables, and pulls
+    ranges of tiles as it finishes the last; the result does not depend on who ran what."""
+    import cupy
+
+    devices = cuda_devices() if devices is None else list(devices)
+    if not devices:
+        raise ValueError("no CUDA device of compute capability 8.0 or newer")
     plan = tile_plan(search.n_snps, search.order)
-    return run_tiled(search, TensorCoreTiles(search, plan).launch, plan, progress)
+    launches = []
+    for device in devices:
+        with cupy.cuda.Device(device):
+            launches.append(_on_device(device, TensorCoreTiles(search, plan).launch))
+    return run_tiled(search, launches, plan, progress)
 
 
 MIN_CAPABILITY = 80

@@ -229,7 +229,7 @@ class OpenCLTiles:
         self.cum = rt.to_device(plan.cum, writable=False)
         self.first = rt.to_device(plan.first_ct, writable=False)
         self.tables = self._lower_tables(defines, search.n_snps)
-        cap = min(LAUNCH_TILES, plan.n_tiles) * plan.per_tile
+        cap = min(max(LAUNCH_TILES, FIRST_LAUNCH_TILES), plan.n_tiles) * plan.per_tile
         self.sets = [Candidates(rt, cap, self.order) for _ in range(2)]
         self.launches = 0
 
@@ -263,7 +263,7 @@ class OpenCLTiles:
                           self.cum, self.first, np.uint32(p.n_rt), np.uint64(block0), t1, t2,
                           t3, np.uint32(self.n0), np.uint32(self.n1), self.lf, self.nln,
                           np.int64(threshold), cands.count, cands.scores, cands.snps,
-                          np.uint32(n_blocks * p.per_tile), local_size=THREADS)
+                          np.uint32(min(n_blocks * p.per_tile, cands.cap)), local_size=THREADS)
         return lambda: cands.read(after=event)
 
 
