@@ -11,9 +11,9 @@
  *                     first n_check is recorded (the rest may be negative: bordered matrices).
  *   ldl_panel_rows    rows k1.. of the panel: each row solved against the diagonal block on its
  *                     own (one work-item per (matrix, row)), L[i, c] = (A[i, c] - sum) / D[c].
- *   ldl_trailing      A22 -= L21 D1 L21^T on the lower triangle, tiles of TS x TS per work-group
- *                     for every matrix at once, so a few large matrices fill the device as well
- *                     as many small ones.
+ *   ldl_trailing      A22 -= L21 D1 L21^T on the lower triangle, tiles of 4 TS x 4 TS per
+ *                     work-group of TS x TS (4 x 4 per work-item) for every matrix at once, so a
+ *                     few large matrices fill the device as well as many small ones.
  *   ldl_panel_packed  the rows below the diagonal block for CPUs: copied in micro-panels of 8
  *                     rows (P[c][q], contiguous per 8 rows) and solved there right-looking.
  *   ldl_trailing_outer  the trailing update for CPUs: each work-item accumulates a 4 x 8 block
@@ -171,28 +171,54 @@ __kernel void fields_ldl_panel_packed(__global REAL *a, __global const REAL *dg,
     }
 }
 
-/* A[i, j] -= sum_{t in [k0, k1)} L[i, t] D[t] L[j, t] for k1 <= j <= i < n. */
+/* A[i, j] -= sum_{t in [k0, k1)} L[i, t] D[t] L[j, t] for k1 <= j <= i < n. A work-group of
+ * TS x TS work-items updates a tile of TS RB x TS RB elements, each work-item RB x RB of them
+ * in registers (rows x + TS u, columns y + TS v: neighbouring work-items read neighbouring
+ * local words), the panel's columns staged TS at a time: 2 RB local reads per RB^2 multiply-
+ * adds (one element per work-item read 2 per 1, and local memory, not arithmetic, set the
+ * pace). Each sum runs over t in increasing order, as in every schedule. */
+#define TRAIL_ROWS (TS * TRAIL_RB) /* TRAIL_RB from oclstat/_constants.py */
 __kernel void fields_ldl_trailing(__global REAL *a, __global const REAL *dg, const uint n,
                            const uint k0, const uint k1)
 {
-    __local REAL li[TS][TS + 1], lj[TS][TS + 1];
+    __local REAL li[TS][TRAIL_ROWS + 1], lj[TS][TRAIL_ROWS + 1];
     const uint ti = get_group_id(0), tj = get_group_id(1), b = get_group_id(2);
     if (tj > ti) return;                         /* whole tile above the diagonal */
     const uint x = get_local_id(0), y = get_local_id(1);
-    const uint i = k1 + ti * TS + x, j = k1 + tj * TS + y;
+    const uint bi = k1 + ti * TRAIL_ROWS, bj = k1 + tj * TRAIL_ROWS;
     __global REAL *m = a + (ulong)b * n * n;
     __global const REAL *dd = dg + (ulong)b * n;
-    REAL acc = (REAL)0;
+    REAL acc[TRAIL_RB][TRAIL_RB];
+    for (uint u = 0; u < TRAIL_RB; u++)
+        for (uint v = 0; v < TRAIL_RB; v++) acc[u][v] = (REAL)0;
     for (uint t0 = k0; t0 < k1; t0 += TS) {
-        /* li[x][s] = L[k1 + ti*TS + x, t0 + s] D[t0 + s]; lj[y][s] = L[k1 + tj*TS + y, t0 + s] */
-        const uint ri = k1 + ti * TS + x, rj = k1 + tj * TS + x, t = t0 + y;
-        li[x][y] = (ri < n && t < k1) ? m[(ulong)ri * n + t] * dd[t] : (REAL)0;
-        lj[x][y] = (rj < n && t < k1) ? m[(ulong)rj * n + t] : (REAL)0;
+        /* li[s][r] = L[bi + r, t0 + s] D[t0 + s], lj[s][r] = L[bj + r, t0 + s]: work-item
+         * (x, y) stages column s = x of rows y + TS u (neighbours read neighbouring words) */
+        const uint t = t0 + x;
+        for (uint u = 0; u < TRAIL_RB; u++) {
+            const uint r = y + TS * u, ri = bi + r, rj = bj + r;
+            li[x][r] = (ri < n && t < k1) ? m[(ulong)ri * n + t] * dd[t] : (REAL)0;
+            lj[x][r] = (rj < n && t < k1) ? m[(ulong)rj * n + t] : (REAL)0;
+        }
         barrier(CLK_LOCAL_MEM_FENCE);
-        for (uint s = 0; s < TS; s++) acc += li[x][s] * lj[y][s];
+        for (uint s = 0; s < TS; s++) {
+            REAL ai[TRAIL_RB], aj[TRAIL_RB];
+            for (uint u = 0; u < TRAIL_RB; u++) {
+                ai[u] = li[s][x + TS * u];
+                aj[u] = lj[s][y + TS * u];
+            }
+            for (uint u = 0; u < TRAIL_RB; u++)
+                for (uint v = 0; v < TRAIL_RB; v++) acc[u][v] += ai[u] * aj[v];
+        }
         barrier(CLK_LOCAL_MEM_FENCE);
     }
-    if (i < n && j <= i) m[(ulong)i * n + j] -= acc;
+    for (uint u = 0; u < TRAIL_RB; u++) {
+        const uint i = bi + x + TS * u;
+        for (uint v = 0; v < TRAIL_RB; v++) {
+            const uint j = bj + y + TS * v;
+            if (i < n && j <= i) m[(ulong)i * n + j] -= acc[u][v];
+        }
+    }
 }
 
 /* Rows i0 .. i0 + 3 and columns j0 .. j0 + 7 of the trailing update per work-item: four

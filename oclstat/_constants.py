@@ -42,6 +42,10 @@ GREEN_MAX_PARTS = 4
 #: so the p-values are the same bits on every device and in either schedule.
 GREEN_TAIL_LANES = 64
 
+#: LDLᵀ's trailing update on GPUs (fields.cl ldl_trailing): rows and columns of it per
+#: work-item (a TRAIL_RB x TRAIL_RB block of the tile in registers).
+TRAIL_RB = 4
+
 KERNEL_DEFINES = {
     "MRG31K3P_M1": MRG31K3P_M1,
     "MRG31K3P_M2": MRG31K3P_M2,
@@ -54,4 +58,5 @@ KERNEL_DEFINES = {
     "EPI_LANES": EPI_LANES,
     "GREEN_MAX_PARTS": GREEN_MAX_PARTS,
     "GREEN_TAIL_LANES": GREEN_TAIL_LANES,
+    "TRAIL_RB": TRAIL_RB,
 }

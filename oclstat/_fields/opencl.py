@@ -8,6 +8,7 @@ import os
 
 import numpy as np
 
+from .._constants import TRAIL_RB
 from .plan import (
     BLOCK,
     LDL_GROUP,
@@ -82,7 +83,7 @@ def _ldl_on_device(rt, buf, n, n_mat, dt, defines, n_check=None):
         if mode == "tiles":
             rt.launch_nd(k_rows, (rest, n_mat), (64 if rest >= 64 else rest, 1), buf, d_buf,
                          np.uint32(n), np.uint32(k0), np.uint32(k1), np.uint32(n_mat))
-            tiles = -(-rest // TILE)
+            tiles = -(-rest // (TILE * TRAIL_RB))
             rt.launch_nd(k_trail, (tiles * TILE, tiles * TILE, n_mat), (TILE, TILE, 1), buf,
                          d_buf, np.uint32(n), np.uint32(k0), np.uint32(k1))
             continue
