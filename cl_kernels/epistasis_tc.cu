@@ -205,7 +205,7 @@ extern "C" __global__ void __launch_bounds__(TC_THREADS, TC_MIN_BLOCKS)
 epistasis_tc_search(const uint *bits, const uint wstride, const uint kw0, const uint kw1,
               const ushort *rows, const ushort *cols, const ulong *cum, const uint *first_ct,
               const uint n_rt, const ulong block0, const uint *t1, const uint *t2,
-              const uint *t3, const uint n0, const uint n1, const epi_long *lf,
+              const uint *t3, const uint *t4, const uint n0, const uint n1, const epi_long *lf,
               const epi_long *nln, const epi_long threshold, uint *count, epi_long *cand_score,
               uint *cand_snps, const uint cap)
 {
@@ -239,6 +239,6 @@ epistasis_tc_search(const uint *bits, const uint wstride, const uint kw0, const 
     }
     __syncthreads();
     for (uint q = tid; q < EPI_RI * EPI_CI; q += TC_THREADS)
-        epi_tile_combination(q / EPI_CI, q % EPI_CI, ps, rsnp, csnp, t1, t2, t3, n0, n1, lf,
+        epi_tile_combination(q / EPI_CI, q % EPI_CI, ps, rsnp, csnp, t1, t2, t3, t4, n0, n1, lf,
                              nln, threshold, count, cand_score, cand_snps, cap);
 }

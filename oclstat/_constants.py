@@ -14,12 +14,12 @@ from __future__ import annotations
 MRG31K3P_M1 = 2147483647
 MRG31K3P_M2 = 2147462579
 
-#: Tiled epistasis search: a tile is EPI_TILE x EPI_TILE products; EPI_THREADS work-items per
-#: OpenCL tile (one per 4 x 4 block of products), TC_THREADS CUDA threads per tensor-core
-#: tile; both stage TC_KCHUNK 32-bit words at a time; EPI_NONE pads the row and column item
-#: lists.
+#: Tiled epistasis search: a tile is EPI_TILE x EPI_TILE products (an OpenCL work-item holds
+#: EPI_MICRO rows by EPI_MICRO or more columns of them), TC_THREADS CUDA threads per
+#: tensor-core tile; both stage TC_KCHUNK 32-bit words at a time; EPI_NONE pads the row and
+#: column item lists.
 EPI_TILE = 64
-EPI_THREADS = (EPI_TILE // 4) ** 2
+EPI_MICRO = 4
 EPI_NONE = 0xFFFF
 TC_THREADS = 128
 TC_KCHUNK = 16
@@ -50,8 +50,8 @@ KERNEL_DEFINES = {
     "MRG31K3P_M1": MRG31K3P_M1,
     "MRG31K3P_M2": MRG31K3P_M2,
     "EPI_TILE": EPI_TILE,
-    "EPI_THREADS": EPI_THREADS,
     "EPI_NONE": EPI_NONE,
+    "EPI_MICRO": EPI_MICRO,
     "TC_THREADS": TC_THREADS,
     "TC_KCHUNK": TC_KCHUNK,
     "TC_MIN_BLOCKS": TC_MIN_BLOCKS,

@@ -244,6 +244,10 @@ def exercise(device=None, *, only=None) -> dict[str, np.ndarray]:
                         best = tiles.search_tiles(rt, search)
                         out[key + ".tiles.scores"] = best.scores
                         out[key + ".tiles.snps"] = best.combos
+        for score in ("k2", "mi"):                    # order 5: tiles only, complete genotypes
+            best = tiles.search_tiles(rt, epi.prepare(g, y, order=5, score=score, top=20))
+            out[f"epistasis.5.{score}.scores"] = best.scores
+            out[f"epistasis.5.{score}.snps"] = best.combos
     if want("epistasis_pairs"):    # PLINK's pair tests on the device (float32, float64)
         from oclstat._epistasis.pairs import DevicePairs
         from oclstat._epistasis.validate import prepare_scan

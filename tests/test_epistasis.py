@@ -256,8 +256,8 @@ def test_bad_input(rt, tmp_path):
         oclstat.epistasis(g, np.zeros(10, int), order=2)
     with pytest.raises(ValueError, match="order 4 is larger than the number of SNPs \\(3\\)"):
         oclstat.epistasis(g[:3], y, order=4)
-    with pytest.raises(ValueError, match="order must be <= 4"):
-        oclstat.epistasis(g, y, order=5)
+    with pytest.raises(ValueError, match="order must be <= 5"):
+        oclstat.epistasis(g, y, order=6)
     with pytest.raises(ValueError, match="one value per sample"):
         oclstat.epistasis(g, y[:-1], order=2)
     with pytest.raises(ValueError, match="test must be one of"):

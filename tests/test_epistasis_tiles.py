@@ -13,6 +13,7 @@ import pytest
 
 import oclstat
 from oclstat._epistasis import plan as epi_plan
+from oclstat._epistasis import scores as epi_scores
 from oclstat._epistasis import tiles
 from oclstat._epistasis.result import EpistasisResult
 
@@ -36,8 +37,8 @@ def plan_combinations(plan: tiles.TilePlan) -> np.ndarray:
     return np.concatenate(found)
 
 
-@pytest.mark.parametrize("order", [2, 3, 4])
-@pytest.mark.parametrize("n_snps", [4, 17, 70])
+@pytest.mark.parametrize("order", [2, 3, 4, 5])
+@pytest.mark.parametrize("n_snps", [5, 17, 70])
 def test_plan_covers_each_combination_once(order, n_snps):
     plan = tiles.tile_plan(n_snps, order)
     got = plan_combinations(plan)
@@ -48,15 +49,17 @@ def test_plan_covers_each_combination_once(order, n_snps):
                                 - plan.first_ct.astype(np.int64)).sum())
 
 
-def test_lower_tables_equal_numpy_counts(rt):
+@pytest.mark.parametrize("order", [4, 5])
+def test_lower_tables_equal_numpy_counts(rt, order):
     rng = np.random.default_rng(5)
     g = rng.integers(0, 3, size=(9, 1037))
     y = (rng.random(1037) < 0.3).astype(int)                 # unequal classes
-    search = epi_plan.prepare(g, y, order=4)
-    tl = tiles.OpenCLTiles(rt, search, tiles.tile_plan(9, 4))
-    t1, t2, t3 = tl.read_tables()
+    search = epi_plan.prepare(g, y, order=order)
+    tl = tiles.OpenCLTiles(rt, search, tiles.tile_plan(9, order))
+    t1, t2, t3, t4 = tl.read_tables()
     assert (tl.n0, tl.n1) == ((y == 0).sum(), (y == 1).sum())
-    for size, table in ((1, t1), (2, t2), (3, t3)):
+    assert len(t4) == (math.comb(9, 4) * 32 if order == 5 else 1)
+    for size, table in ((1, t1), (2, t2), (3, t3), (4, t4))[:order - 1]:
         for snps in itertools.combinations(range(9), size):
             rank = sum(math.comb(s, i + 1) for i, s in enumerate(snps))   # colex rank
             for c in (0, 1):
@@ -85,7 +88,7 @@ def test_tiles_equal_bit_vector_search(rt, order, n_snps, n_samples, score, top)
 
 
 def oclstat_search(g, y, order, score, top, rt):
-    return oclstat.epistasis(g, y, order=order, score=score, top=top, backend="opencl",
+    return oclstat.epistasis(g, y, order=order, test=score, top=top, backend="opencl",
                              device=[rt])
 
 
@@ -262,3 +265,50 @@ def test_tensor_core_search_shares_tiles_over_every_gpu(rt, monkeypatch):
     assert built == [0, 1, 2] and launched == {0, 1, 2}
     np.testing.assert_array_equal(many.combos, one.combos)
     np.testing.assert_array_equal(many.scores, one.scores)
+
+
+@pytest.mark.parametrize("n_snps,n_samples,score", [(9, 300, "k2"), (13, 701, "mi"),
+                                                     (21, 450, "k2")])
+def test_order_5_equals_brute_force(rt, n_snps, n_samples, score):
+    """Order 5 (tiles only: pairs x triples, 32 products per combination, the other 211 cells
+    from the tables of SNPs, pairs, triples and quadruples): every combination's score equals
+    numpy's integer sum over its 243 x 2 table counted from the genotypes, and the public
+    call returns that table's order."""
+    rng = np.random.default_rng(n_snps)
+    g = rng.integers(0, 3, size=(n_snps, n_samples))
+    y = (rng.random(n_samples) < 0.4).astype(int)
+    combos = np.array(list(itertools.combinations(range(n_snps), 5)))
+    want = epi_scores.exact_scores(epi_scores.contingency_tables(g, y, combos), score)
+    search = epi_plan.prepare(g, y, order=5, score=score, top=len(combos))
+    best = tiles.search_tiles(rt, search)
+    got = dict(zip(map(tuple, best.combos.tolist()), best.scores.tolist(), strict=True))
+    assert got == dict(zip(map(tuple, combos.tolist()), want.tolist(), strict=True))
+    top = oclstat.epistasis(g, y, order=5, test=score, top=12, device=[rt]).table
+    first = np.lexsort(tuple(combos[:, i] for i in range(4, -1, -1)) + (want,))[:12]
+    np.testing.assert_array_equal(top[[f"snp{i}" for i in range(1, 6)]].to_numpy(),
+                                  combos[first])
+
+
+def test_order_5_finds_a_planted_quintuple(rt):
+    rng = np.random.default_rng(55)
+    g = rng.integers(0, 3, size=(24, 1500))
+    y = ((g[[2, 7, 11, 16, 23]].sum(axis=0) % 2) == 0).astype(int)
+    hits = oclstat.epistasis(g, y, order=5, top=3, device=[rt]).table
+    assert hits.loc[0, [f"snp{i}" for i in range(1, 6)]].tolist() == [2, 7, 11, 16, 23]
+
+
+def test_order_5_refusals(rt):
+    g = np.random.default_rng(1).integers(0, 3, size=(8, 60))
+    y = np.arange(60) % 2
+    g_missing = g.copy()
+    g_missing[3, 5] = -1
+    with pytest.raises(ValueError, match="order 5 .* needs complete genotypes"):
+        oclstat.epistasis(g_missing, y, order=5, device=[rt])
+    with pytest.raises(ValueError, match="order 5 \\(the tensor-core path searches orders 2"):
+        oclstat.epistasis(g, y, order=5, backend="cuda", device=None)
+    with pytest.raises(ValueError, match="order must be"):
+        oclstat.epistasis(g, y, order=6, device=[rt])
+    search = epi_plan.prepare(np.zeros((600, 4), dtype=int), [0, 1, 0, 1], order=5)
+    if rt.is_cpu:                               # 600 SNPs: 80 GiB of quadruples
+        with pytest.raises(ValueError, match="order 5 over 600 SNPs needs .* GiB"):
+            tiles.tiles_chosen(search, [rt])

@@ -45,10 +45,10 @@ EPI_SM90_STACK = 256
 #: epistasis_tiles_search (the GPU schedule's search at orders 3 and 4, 256 work-items per
 #: tile): its 4 x 4 products per work-item in registers (at most 64 on sm_90: four tiles per
 #: SM), its table assembly, once per combination, in a stack frame (sm_90, 2026-11-28: 56
-#: registers and 480 bytes at order 4 with both classes in one word, 64 and 808 without;
-#: gfx90a scratch alike).
+#: registers and 480 bytes at order 4 with both classes in one word, 64 and 808 without; order
+#: 5's 243-cell table 1,520 and 2,496 bytes; gfx90a scratch alike).
 TILES_REGISTERS = 64
-TILES_STACK = 1024
+TILES_STACK = 2560
 #: Hot kernels allowed a stack frame on NVIDIA GPUs, and how much.
 STACK_ALLOWED = {"epistasis_search": EPI_SM90_STACK, "epistasis_tiles_search": TILES_STACK}
 #: Hot kernels allowed scratch on AMD GPUs.

@@ -55,6 +55,8 @@ def _use_cuda(backend: str, search: Search, devices_given: bool) -> bool:
     if not search.complete:
         reasons.append("the genotypes have missing values (the tensor-core path needs "
                        "complete data)")
+    if search.order == 5:
+        reasons.append("order 5 (the tensor-core path searches orders 2 to 4)")
     if search.n_snps > TILE_MAX_SNPS:
         reasons.append(f"{search.n_snps:,} SNPs (the tensor-core tiles index at most "
                        f"{TILE_MAX_SNPS:,})")
@@ -84,8 +86,10 @@ def epistasis(genotypes, phenotype=None, *, order: int = 4, test: str = "k2", to
         1 case, 0 control (-1 or NaN missing) per sample; a Series indexed by sample id is
         matched to the genotypes' sample labels (labels are aligned, never taken by position).
         Not needed with a Genotypes that carries one.
-    order : {2, 3, 4}, optional
-        SNPs per combination.
+    order : {2, 3, 4, 5}, optional
+        SNPs per combination. Order 5 (k2, mi) runs as tiles on any OpenCL device and needs
+        complete genotypes and room for its table of SNP quadruples (128 bytes each: 1.3 GiB
+        for 128 SNPs, 21 GiB for 256; a quarter of a GPU's memory, 1 GiB on a CPU).
     test : {"k2", "mi", "fast", "joint-effects", "boost", "logistic", "linear"}, optional
         "k2" (Bayesian K2 score, lower is better) and "mi" (mutual information, higher is
         better) keep the ``top`` best combinations of ``order`` SNPs (``score=`` is the old
@@ -215,6 +219,9 @@ def epistasis(genotypes, phenotype=None, *, order: int = 4, test: str = "k2", to
             warnings.warn(f"the CUDA tensor-core path could not run ({exc}); using OpenCL",
                           RuntimeWarning, stacklevel=2)
     if client is not None:          # tasks on the client; a list of devices splits one search
+        if search.order == 5:
+            raise ValueError("order 5 runs on local devices (device=, a list of them shares "
+                             "the tiles), not as tasks on a client")
         results = ex.map(tasks.plan(search, ex.scatter(search)), progress=progress,
                          desc="epistasis tasks")
         return with_input(EpistasisResult.of(search, tasks.merge(search, results), "tasks"),

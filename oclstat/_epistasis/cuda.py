@@ -174,11 +174,11 @@ class TensorCoreTiles:
         p = self.plan
         self.count.fill(0)
         cap = min(n_blocks * p.per_tile, self.cand_s.size)
-        t1, t2, t3 = self.tables
+        t1, t2, t3, t4 = self.tables
         self.kernel((n_blocks,), (THREADS,), (
             self.bits, np.uint32(self.wstride), np.uint32(self.kw0), np.uint32(self.kw1),
             self.rows, self.cols, self.cum, self.first, np.uint32(p.n_rt), np.uint64(block0),
-            t1, t2, t3, np.uint32(self.n0), np.uint32(self.n1), self.lf, self.nln,
+            t1, t2, t3, t4, np.uint32(self.n0), np.uint32(self.n1), self.lf, self.nln,
             np.int64(threshold), self.count, self.cand_s, self.cand_c, np.uint32(cap)))
         k = int(min(int(self.count.get()[0]), cap))
         out = cupy.asnumpy(self.cand_s[:k]), cupy.asnumpy(self.cand_c[:k])

@@ -145,7 +145,7 @@ class Search:
 def prepare(genotypes, phenotype=None, *, order=4, score="k2", top=10, snps=None,
             layout="snp-major") -> Search:
     """Check the inputs of :func:`epistasis` and encode them (shared with oclstat.distributed)."""
-    order = as_int(order, "order", minimum=2, maximum=4)
+    order = as_int(order, "order", minimum=2, maximum=5)
     top = as_int(top, "top", minimum=1)
     if score not in SCORES:
         raise ValueError(f"score must be one of {SCORES}, got {score!r}")
@@ -162,9 +162,14 @@ def prepare(genotypes, phenotype=None, *, order=4, score="k2", top=10, snps=None
         raise ValueError(f"{n_snps} SNPs x {g.shape[1]} samples make {bits.nbytes / 2**30:.0f} "
                          "GiB of bit vectors; the kernels address at most 2^32 words: search "
                          "fewer SNPs at a time (snps=)")
+    complete = bool((g >= 0).all())
+    if order == 5 and not complete:
+        raise ValueError("order 5 runs as tiles, which count genotypes 0 and 1 and take the "
+                         "rest from lower-order tables: it needs complete genotypes (no -1 or "
+                         "NaN); drop or impute the missing ones, or search order 4 or lower")
     loci = None
     if isinstance(genotypes, Genotypes) and genotypes.chromosomes is not None:
         loci = ([genotypes.chromosomes[i] for i in index_map],
                 np.asarray(genotypes.positions)[index_map])
-    return Search(bits, n_words, n_snps, g.shape[1], order, score, top, bool((g >= 0).all()),
-                  names, index_map, loci)
+    return Search(bits, n_words, n_snps, g.shape[1], order, score, top, complete, names,
+                  index_map, loci)

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._constants import EPI_NONE, EPI_THREADS, EPI_TILE, TC_KCHUNK
+from .._constants import EPI_MICRO, EPI_NONE, EPI_TILE, TC_KCHUNK
 from .._progress import Progress
 from .opencl import Candidates
 from .plan import _Best, on_every_device
@@ -38,8 +38,6 @@ NONE = EPI_NONE
 #: Tiles per launch (the candidate buffer holds every combination of a launch).
 LAUNCH_TILES = 8192
 FIRST_LAUNCH_TILES = 64
-#: Work-group size of epi_tiles_search (EPI_THREADS in epistasis_tiles.cl).
-THREADS = EPI_THREADS
 
 
 @dataclass
@@ -64,6 +62,12 @@ class TilePlan:
         return int(self.cum[-1])
 
     @property
+    def threads(self) -> int:
+        """Work-items per tile of the OpenCL search (EPI_TILE_ITEMS in epistasis_tiles.cl):
+        one per EPI_MICRO rows by max(EPI_MICRO, column patterns) columns of products."""
+        return (TILE // EPI_MICRO) * (TILE // max(EPI_MICRO, 1 << self.col_snps))
+
+    @property
     def per_tile(self) -> int:
         """Combinations a tile can hold (its row items times its column items)."""
         return (TILE >> self.row_snps) * (TILE >> self.col_snps)
@@ -72,13 +76,21 @@ class TilePlan:
         return {"ORDER": self.order, "ROW_SNPS": self.row_snps, "COL_SNPS": self.col_snps}
 
 
+def _combinations(n: int, size: int) -> np.ndarray:
+    """Every ascending ``size``-subset of range(n), in lexicographic order (rows)."""
+    items = np.arange(n, dtype=np.int64)[:, None]
+    for _ in range(size - 1):
+        last = items[:, -1]
+        counts = n - 1 - last                      # larger SNPs that can follow each item
+        first = np.cumsum(counts) - counts         # where each item's run starts
+        items = np.column_stack([np.repeat(items, counts, axis=0),
+                                 np.arange(counts.sum()) + np.repeat(last + 1 - first, counts)])
+    return items
+
+
 def _items(n_snps: int, size: int, sort_by_last: bool, lowest: int, highest: int):
-    """SNPs (size 1) or pairs (size 2, ascending) whose sort key lies in [lowest, highest]."""
-    if size == 1:
-        items = np.arange(n_snps, dtype=np.int64)[:, None]
-    else:
-        a, b = np.triu_indices(n_snps, k=1)
-        items = np.column_stack([a, b]).astype(np.int64)
+    """SNPs (size 1), pairs or triples (ascending) whose sort key lies in [lowest, highest]."""
+    items = _combinations(n_snps, size)
     key = items[:, -1] if sort_by_last else items[:, 0]
     keep = (key >= lowest) & (key <= highest)
     items, key = items[keep], key[keep]
@@ -99,7 +111,8 @@ TILE_MAX_SNPS = NONE - 1
 
 
 def tile_plan(n_snps: int, order: int) -> TilePlan:
-    """The tile layout of a search over ``n_snps`` SNPs (``order`` 2, 3 or 4)."""
+    """The tile layout of a search over ``n_snps`` SNPs (``order`` 2 to 5): row items are
+    SNPs (order 2) or pairs, column items the other ``order - row_snps`` SNPs."""
     if n_snps > TILE_MAX_SNPS:
         raise ValueError(f"the tiled search indexes SNPs in 16 bits: at most {TILE_MAX_SNPS:,} "
                          f"SNPs, got {n_snps:,} (backend='opencl' searches any number)")
@@ -137,12 +150,14 @@ def tile_bits(search) -> tuple[np.ndarray, int, int, int, int]:
     return out, kwords[0], kwords[1], sizes[0], sizes[1]
 
 
-def lower_table_words(n_snps: int, order: int) -> tuple[int, int, int]:
-    """uint32 words of the t1, t2 and t3 tables (t2 from order 3, t3 for order 4)."""
+def lower_table_words(n_snps: int, order: int) -> tuple[int, int, int, int]:
+    """uint32 words of the t1, t2, t3 and t4 tables (t2 from order 3, t3 from order 4, t4 for
+    order 5; a one-word stand-in where an order needs none)."""
     t1 = n_snps * 4
     t2 = math.comb(n_snps, 2) * 8 if order >= 3 else 1
     t3 = math.comb(n_snps, 3) * 16 if order >= 4 else 1
-    return t1, t2, t3
+    t4 = math.comb(n_snps, 4) * 32 if order >= 5 else 1
+    return t1, t2, t3, t4
 
 
 class _TileBlocks:
@@ -234,7 +249,8 @@ class OpenCLTiles:
         self.launches = 0
 
     def _lower_tables(self, defines, n_snps):
-        """t1, t2, t3 on the device (t2 from order 3, t3 for order 4; 1-word stand-ins below)."""
+        """t1 .. t4 on the device (t2 from order 3, t3 from order 4, t4 for order 5; 1-word
+        stand-ins below)."""
         rt = self.rt
         args = (self.bits, np.uint32(self.wstride), np.uint32(self.kw0), np.uint32(self.kw1),
                 np.uint32(n_snps))
@@ -243,7 +259,9 @@ class OpenCLTiles:
                   tables[0])
         for size in range(2, self.order):       # 32 neighbouring first SNPs per group
             kernel = rt.kernel("epistasis_tiles.cl", f"lower_t{size}", defines)
-            rt.launch_nd(kernel, (n_snps, n_snps), (32, 1), *args, tables[size - 1])
+            grid = (n_snps,) * (2 if size < 4 else 3)       # pairs, or triples for t4
+            rt.launch_nd(kernel, grid, (32,) + (1,) * (len(grid) - 1), *args,
+                         tables[size - 1])
         return tables
 
     def read_tables(self) -> list[np.ndarray]:
@@ -257,13 +275,14 @@ class OpenCLTiles:
         cands = self.sets[self.launches % 2]
         self.launches += 1
         cands.reset()
-        t1, t2, t3 = self.tables
-        event = rt.launch(self.kernel, n_blocks * THREADS, self.bits, np.uint32(self.wstride),
-                          np.uint32(self.kw0), np.uint32(self.kw1), self.rows, self.cols,
-                          self.cum, self.first, np.uint32(p.n_rt), np.uint64(block0), t1, t2,
-                          t3, np.uint32(self.n0), np.uint32(self.n1), self.lf, self.nln,
-                          np.int64(threshold), cands.count, cands.scores, cands.snps,
-                          np.uint32(min(n_blocks * p.per_tile, cands.cap)), local_size=THREADS)
+        event = rt.launch(self.kernel, n_blocks * p.threads, self.bits,
+                          np.uint32(self.wstride), np.uint32(self.kw0), np.uint32(self.kw1),
+                          self.rows, self.cols, self.cum, self.first, np.uint32(p.n_rt),
+                          np.uint64(block0), *self.tables, np.uint32(self.n0),
+                          np.uint32(self.n1), self.lf, self.nln, np.int64(threshold),
+                          cands.count, cands.scores, cands.snps,
+                          np.uint32(min(n_blocks * p.per_tile, cands.cap)),
+                          local_size=p.threads)
         return lambda: cands.read(after=event)
 
 
@@ -288,11 +307,20 @@ def tiles_fit(rt, search) -> bool:
 
 
 def tiles_chosen(search, runtimes) -> bool:
-    """Whether an OpenCL search runs as tiles: every device in its GPU schedule, order 3 or 4
-    (16 or 8 popcounts per combination and word where the bit-vector search does 81 or 27;
-    at order 2 both do 4), and the tiles fit every device (:func:`tiles_fit`)."""
-    return (search.order >= 3 and all(rt.gpu_schedule for rt in runtimes)
-            and all(tiles_fit(rt, search) for rt in runtimes))
+    """Whether an OpenCL search runs as tiles: order 5 always (the bit-vector search stops at
+    4; an error where the tiles do not fit), orders 3 and 4 with every device in its GPU
+    schedule (16 or 8 popcounts per combination and word where the bit-vector search does 81
+    or 27; at order 2 both do 4) and the tiles fitting every device (:func:`tiles_fit`)."""
+    fit = all(tiles_fit(rt, search) for rt in runtimes)
+    if search.order == 5:
+        if not fit:
+            need = 4 * sum(lower_table_words(search.n_snps, 5))
+            raise ValueError(f"order 5 over {search.n_snps} SNPs needs {need / 2**30:.1f} GiB "
+                             "of lower-order tables (128 bytes per SNP quadruple), more than "
+                             "the device allows (a quarter of its memory; at most 1 GiB on a "
+                             "CPU): search fewer SNPs (snps=)")
+        return True
+    return search.order >= 3 and all(rt.gpu_schedule for rt in runtimes) and fit
 
 
 def search_tiles(runtimes, search, progress=None):

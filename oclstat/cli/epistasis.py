@@ -88,8 +88,8 @@ def add_arguments(p) -> None:
                         "VarSam, class, y, phenotype, pheno, status, label, disease, case, "
                         "affection, outcome or trait; a table naming none is refused)")
     layout_flags(p)
-    p.add_argument("--order", type=int, default=4, choices=[2, 3, 4],
-                   help="SNPs per combination (default 4)")
+    p.add_argument("--order", type=int, default=4, choices=[2, 3, 4, 5],
+                   help="SNPs per combination (default 4; 5 needs complete genotypes)")
     p.add_argument("--score", choices=["k2", "mi"], default=None,
                    help="the old name of --test k2 / --test mi")
     p.add_argument("--top", type=int, default=20, help="best combinations kept (default 20)")

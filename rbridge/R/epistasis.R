@@ -3,7 +3,7 @@
 #' Every combination of \code{order} SNPs is scored from its 3^order x 2 contingency table (AND + popcount on bit vectors), or every pair is tested with one of PLINK 1.9's tests. A missing genotype (NA) removes the sample from the combinations containing that SNP.
 #' @param genotypes numeric matrix, SNPs x samples, 0/1/2 (NA missing).
 #' @param phenotype 1 case, 0 control, one per sample (a number per sample for \code{test = "linear"}); a named vector is matched to the column names of \code{genotypes} by name.
-#' @param order 2, 3 or 4 (PLINK's tests: pairs).
+#' @param order 2, 3, 4 or 5 (5: complete genotypes only; PLINK's tests: pairs).
 #' @param top how many combinations to return (k2, mi).
 #' @param test "k2" (lower is better) or "mi" (higher is better); or PLINK 1.9's pair tests: "fast" (--fast-epistasis, Ueki-Cordell), "joint-effects", "logistic" and "linear" (--epistasis).
 #' @param snpNames names of the SNPs (default the row names).
