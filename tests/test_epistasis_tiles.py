@@ -312,3 +312,25 @@ def test_order_5_refusals(rt):
     if rt.is_cpu:                               # 600 SNPs: 80 GiB of quadruples
         with pytest.raises(ValueError, match="order 5 over 600 SNPs needs .* GiB"):
             tiles.tiles_chosen(search, [rt])
+
+
+def test_order_5_from_the_command_line(tmp_path, capsys):
+    """``oclstat epistasis --order 5`` on a CSV: the planted quintuple first; a missing
+    genotype is refused with the reason (exit status 2)."""
+    import pandas as pd
+
+    from oclstat.cli import main
+
+    rng = np.random.default_rng(56)
+    g = rng.integers(0, 3, size=(1200, 12))
+    frame = pd.DataFrame(g, columns=[f"rs{i}" for i in range(12)])
+    frame.insert(0, "disease", (g[:, [1, 3, 4, 8, 10]].sum(axis=1) % 2 == 0).astype(int))
+    path = tmp_path / "epi5.csv"
+    frame.to_csv(path, index=False)
+    assert main(["epistasis", "--csv", str(path), "--order", "5", "--top", "3"]) == 0
+    top = capsys.readouterr().out.splitlines()[1].split()
+    assert top[5:10] == ["rs1", "rs3", "rs4", "rs8", "rs10"]
+    frame.loc[7, "rs2"] = None
+    frame.to_csv(path, index=False)
+    assert main(["epistasis", "--csv", str(path), "--order", "5"]) == 2
+    assert "order 5" in capsys.readouterr().err
