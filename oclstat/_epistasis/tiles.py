@@ -254,7 +254,9 @@ class OpenCLTiles:
         rt = self.rt
         args = (self.bits, np.uint32(self.wstride), np.uint32(self.kw0), np.uint32(self.kw1),
                 np.uint32(n_snps))
-        tables = [rt.empty(words * 4) for words in lower_table_words(n_snps, self.order)]
+        tables = [rt.empty(words * 4) if size < self.order       # (stand-ins hold 0)
+                  else rt.to_device(np.zeros(words, dtype=np.uint32))
+                  for size, words in enumerate(lower_table_words(n_snps, self.order), 1)]
         rt.launch(rt.kernel("epistasis_tiles.cl", "lower_t1", defines), n_snps, *args,
                   tables[0])
         for size in range(2, self.order):       # 32 neighbouring first SNPs per group
