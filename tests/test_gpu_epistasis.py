@@ -24,6 +24,30 @@ def test_gpu_equals_pocl(gpu_rt, cpu_rt, order):
     assert a.table.equals(b.table)
 
 
+@pytest.mark.parametrize("score", ["k2", "mi"])
+def test_gpu_order_5_equals_numpy_and_pocl(gpu_rt, cpu_rt, score):
+    """Order 5 (tiles on every device): every combination's score on the GPU equals numpy's
+    integer sum over its table; the GPU, pocl and both together give one table."""
+    import itertools
+
+    from oclstat._epistasis import plan as epi
+    from oclstat._epistasis import scores, tiles
+
+    rng = np.random.default_rng(50)
+    g = rng.integers(0, 3, size=(14, 3001)).astype(np.int8)
+    y = (rng.random(3001) < 0.4).astype(int)
+    combos = np.array(list(itertools.combinations(range(14), 5)))
+    want = scores.exact_scores(scores.contingency_tables(g, y, combos), score)
+    best = tiles.search_tiles(gpu_rt, epi.prepare(g, y, order=5, score=score,
+                                                  top=len(combos)))
+    got = dict(zip(map(tuple, best.combos.tolist()), best.scores.tolist(), strict=True))
+    assert got == dict(zip(map(tuple, combos.tolist()), want.tolist(), strict=True))
+    a = oclstat.epistasis(g, y, order=5, test=score, top=40, device=[gpu_rt])
+    b = oclstat.epistasis(g, y, order=5, test=score, top=40, device=[cpu_rt])
+    c = oclstat.epistasis(g, y, order=5, test=score, top=40, device=[gpu_rt, cpu_rt])
+    assert a.table.equals(b.table) and a.table.equals(c.table)
+
+
 # ----------------------------------------------------------------------------- CUDA tensor cores
 
 @pytest.fixture(scope="module")

@@ -6,7 +6,7 @@
 #
 # tests     every `gpu`-marked test (GPU vs pocl bit-identity, the CUDA tensor-core path)
 # exercise  every capability of tests/exercise.py on the GPU against pocl
-# bench     the GPU cases of every benchmark (about 5 minutes on an H200)
+# bench     the GPU cases of every benchmark (about 6 minutes on an H200)
 # headline  the seeds' headline experiments (issue 51): 10^9 uniforms, Green's CPTAC test at
 #           256 and 1,024 windows and its scaling runs, cudaGSEA's Hallmark and C2 x 2^10..2^20,
 #           fields and profile likelihoods at 1,000..20,000 locations against cuSOLVER; each
