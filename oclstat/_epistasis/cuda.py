@@ -30,9 +30,7 @@ from .opencl import run_search
 from .plan import prepare
 from .scores import score_tables
 from .tiles import (
-    FIRST_LAUNCH_TILES,
     KCHUNK_WORDS,
-    LAUNCH_TILES,
     TILE,
     lower_table_words,
     run_tiled,
@@ -155,7 +153,7 @@ class TensorCoreTiles:
         for size in range(2, search.order):
             mod.get_function(f"epistasis_tc_lower_t{size}")((blocks, n), (THREADS,),
                                                             (*args, self.tables[size - 1]))
-        cap = min(max(LAUNCH_TILES, FIRST_LAUNCH_TILES), plan.n_tiles) * plan.per_tile
+        cap = plan.launch_capacity
         self.cand_s = cupy.empty(cap, dtype=cupy.int64)
         self.cand_c = cupy.empty((cap, self.order), dtype=cupy.uint32)
         self.count = cupy.zeros(1, dtype=cupy.uint32)

@@ -28,7 +28,7 @@ import numpy as np
 from .._constants import EPI_MICRO, EPI_NONE, EPI_TILE, TC_KCHUNK
 from .._progress import Progress
 from .opencl import Candidates
-from .plan import _Best, on_every_device
+from .plan import _Best, on_every_device, rank_ranges
 from .scores import score_tables
 
 TILE = EPI_TILE
@@ -66,6 +66,11 @@ class TilePlan:
         """Work-items per tile of the OpenCL search (EPI_TILE_ITEMS in epistasis_tiles.cl):
         one per EPI_MICRO rows by max(EPI_MICRO, column patterns) columns of products."""
         return (TILE // EPI_MICRO) * (TILE // max(EPI_MICRO, 1 << self.col_snps))
+
+    @property
+    def launch_capacity(self) -> int:
+        """Combinations the largest launch of :func:`run_tiled` can hold."""
+        return min(max(LAUNCH_TILES, FIRST_LAUNCH_TILES), self.n_tiles) * self.per_tile
 
     @property
     def per_tile(self) -> int:
@@ -160,26 +165,10 @@ def lower_table_words(n_snps: int, order: int) -> tuple[int, int, int, int]:
     return t1, t2, t3, t4
 
 
-class _TileBlocks:
-    """Hands out ranges of tile numbers: a small first one (so that the top-k threshold
-    filters the rest early), then LAUNCH_TILES at a time, to whichever device asks."""
-
-    def __init__(self, n_tiles: int):
-        self.n_tiles, self.next, self.size = n_tiles, 0, FIRST_LAUNCH_TILES
-        self.lock = threading.Lock()
-
-    def take(self) -> tuple[int, int] | None:
-        with self.lock:
-            if self.next >= self.n_tiles:
-                return None
-            b0, nb = self.next, min(self.size, self.n_tiles - self.next)
-            self.next, self.size = b0 + nb, LAUNCH_TILES
-            return b0, nb
-
-
-def _drive(launch, blocks: _TileBlocks, best: _Best, lock, bar) -> None:
-    """One device's loop: launch the next range of tiles, then read the previous launch's
-    candidates while it runs (before it, while the top-k is not full yet)."""
+def _drive(launch, blocks, best: _Best, lock, bar) -> None:
+    """One device's loop: launch the next range of tiles (pulled from the shared iterator
+    ``blocks`` under ``lock``), then read the previous launch's candidates while it runs
+    (before it, while the top-k is not full yet)."""
     pending = None
 
     def merge():
@@ -188,9 +177,12 @@ def _drive(launch, blocks: _TileBlocks, best: _Best, lock, bar) -> None:
             best.merge(scores, combos)
             bar.update(pending[1])
 
-    while (got := blocks.take()) is not None:
+    while True:
         with lock:
+            got = next(blocks, None)
             full = len(best.scores) >= best.top
+        if got is None:
+            break
         if pending is not None and not full:
             merge()
             pending = None
@@ -213,7 +205,7 @@ def run_tiled(search, launch, plan: TilePlan, progress=None):
     (the same ``_Best`` as the bit-vector search)."""
     launches = list(launch) if isinstance(launch, (list, tuple)) else [launch]
     best, lock = _Best.empty(search.top, search.order), threading.Lock()
-    blocks = _TileBlocks(plan.n_tiles)
+    blocks = rank_ranges(0, plan.n_tiles, FIRST_LAUNCH_TILES, LAUNCH_TILES)
     with Progress(total=max(1, plan.n_tiles), desc=f"epistasis order {search.order} (tiles)",
                   enabled=progress) as bar:
         on_every_device(lambda run: _drive(run, blocks, best, lock, bar), launches)
@@ -244,8 +236,7 @@ class OpenCLTiles:
         self.cum = rt.to_device(plan.cum, writable=False)
         self.first = rt.to_device(plan.first_ct, writable=False)
         self.tables = self._lower_tables(defines, search.n_snps)
-        cap = min(max(LAUNCH_TILES, FIRST_LAUNCH_TILES), plan.n_tiles) * plan.per_tile
-        self.sets = [Candidates(rt, cap, self.order) for _ in range(2)]
+        self.sets = [Candidates(rt, plan.launch_capacity, self.order) for _ in range(2)]
         self.launches = 0
 
     def _lower_tables(self, defines, n_snps):
