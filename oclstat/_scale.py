@@ -152,8 +152,13 @@ class LocalDevices:
         for t in self._threads:
             t.start()
 
+    @staticmethod
+    def _thread_device(device):
+        """What :func:`task_runtime` resolves for a task run for ``device``."""
+        return device if device is not None else get_runtime(None).info.index
+
     def _serve(self, device):
-        _THREAD.device = device if device is not None else get_runtime(None).info.index
+        _THREAD.device = self._thread_device(device)
         while True:
             item = self._queue.get()
             if item is None:
@@ -173,6 +178,19 @@ class LocalDevices:
 
     def scatter(self, data, broadcast=True):
         return data
+
+    def run(self, fn, *args) -> dict:
+        """``fn(*args)`` once for every device, as Dask's ``Client.run`` on every worker:
+        {position in ``devices``: result}, each call's :func:`task_runtime` that device."""
+        before = getattr(_THREAD, "device", None)
+        out = {}
+        try:
+            for i, d in enumerate(self.devices):
+                _THREAD.device = self._thread_device(d)
+                out[i] = fn(*args)
+        finally:
+            _THREAD.device = before
+        return out
 
     def close(self):
         for _ in self._threads:

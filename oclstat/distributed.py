@@ -4,8 +4,9 @@ Every capability that scales out takes ``client=`` (and ``device=`` a list of de
 is ``client=LocalDevices(device)``): it plans its work as tasks, an executor runs them, it
 merges the results into exactly what one device gives (:mod:`oclstat._scale`, the protocol):
 
-* :func:`oclstat.epistasis`: ranges of colex ranks of equal combination counts, each returning
-  its top-k, merged by (score, SNP indices);
+* :func:`oclstat.epistasis`: equal ranges of tiles (when every worker's device runs the search
+  as tiles: GPU schedules, and order 5) or of colex ranks, each returning its top-k, merged by
+  (score, SNP indices);
 * :func:`oclstat.gsea`: batches of permutations in two rounds (integer counts and fixed-point
   sums, then null NES counts; the ES table never travels);
 * :func:`oclstat.permutation_test`: chunks of features;

@@ -3,6 +3,7 @@ one process give exactly the single-device results, also when a worker dies mid-
 
 from __future__ import annotations
 
+import gc
 import importlib
 import os
 import signal
@@ -140,6 +141,92 @@ def test_dask_cluster_equals_single_process(cluster, rt):
         oclstat.permutation_test(x, z, n_windows=16, client=cluster).pvalue)
     labels_seen = cluster.run(lambda dask_worker: dask_worker.oclstat_device)
     assert len(labels_seen) == 2
+
+
+def test_dask_gpu_workers_search_tiles(cluster, rt, monkeypatch):
+    """Workers in GPU schedules take a search's tiles as tasks (orders 3 and 4, and order 5,
+    which runs only as tiles): each worker builds the tables once, and the merged top-k is one
+    device's (here the CPU schedule's bit-vector search)."""
+
+    def set_schedule(value):        # nested: shipped by value to the workers
+        import os
+
+        before = os.environ.pop("OCLSTAT_SCHEDULE", None)
+        if value is not None:
+            os.environ["OCLSTAT_SCHEDULE"] = value
+        return before
+
+    g, y = genotype_data(12, m=30, n=700)
+    monkeypatch.setenv("OCLSTAT_SCHEDULE", "cpu")
+    want = {order: oclstat.epistasis(g, y, order=order, top=30, device=[rt]).table
+            for order in (3, 4)}
+    search = epi_plan.prepare(g, y, order=4, top=30)
+    untouched = epi_tasks.route(cluster, search)
+    before = cluster.run(set_schedule, "gpu")
+    try:
+        assert epi_tasks.route(cluster, search) == "tiles"
+        for order in (3, 4):
+            got = oclstat.epistasis(g, y, order=order, top=30, client=cluster)
+            assert got.table.equals(want[order])
+        g5 = g[:14]
+        five = oclstat.epistasis(g5, y, order=5, top=25, client=cluster)
+        assert five.table.equals(oclstat.epistasis(g5, y, order=5, top=25, device=rt).table)
+    finally:
+        for address, value in before.items():
+            cluster.run(set_schedule, value, workers=[address])
+    assert epi_tasks.route(cluster, search) == untouched
+
+
+def test_local_devices_search_tiles_and_order_5(rt, monkeypatch):
+    """LocalDevices as a client: in the GPU schedule the tasks are ranges of tiles (a spy
+    counts them), one device's tables serve all of its tasks and are dropped with the search;
+    every order gives the single device's table."""
+    g, y = genotype_data(13, m=28, n=600)
+    monkeypatch.setenv("OCLSTAT_SCHEDULE", "cpu")
+    want = oclstat.epistasis(g, y, order=4, top=20, device=rt).table
+    monkeypatch.setenv("OCLSTAT_SCHEDULE", "gpu")
+    built = []
+    real = epi_tasks.OpenCLTiles
+
+    def counting(*args):
+        built.append(args[1].order)
+        return real(*args)
+
+    monkeypatch.setattr(epi_tasks, "OpenCLTiles", counting)
+    with LocalDevices([rt.info.index, rt.info.index]) as pool:
+        got = oclstat.epistasis(g, y, order=4, top=20, client=pool)
+        assert got.table.equals(want)
+        assert built == [4]                      # one device (twice): its tables built once
+        five = oclstat.epistasis(g[:12], y, order=5, top=15, client=pool)
+    assert five.table.equals(oclstat.epistasis(g[:12], y, order=5, top=15, device=rt).table)
+    search = epi_plan.prepare(g, y, order=3, top=5)
+    assert len(epi_tasks.plan(search, search, numbering="tiles")) > 1
+    monkeypatch.setattr(epi_tasks, "tiles_fit", lambda rt, search: False)
+    with LocalDevices([rt.info.index]) as pool, \
+            pytest.raises(ValueError, match="tiles of this order-3 search over 28 SNPs do not"):
+        pool.run(epi_tasks._tiles, search, 0, 1)
+    del search
+    gc.collect()
+    assert not epi_tasks._HELD, "the tiles outlived their search"
+
+
+def test_route_is_ranks_unless_every_worker_takes_tiles(rt):
+    """One worker in a CPU schedule (or whose device cannot hold the tables) sends every
+    worker the colex ranks, so the tasks' ranges cover each combination once."""
+
+    class Answers:
+        def __init__(self, answers):
+            self.answers = answers
+
+        def run(self, fn, *args):
+            return dict(enumerate(self.answers))
+
+    search = epi_plan.prepare(*genotype_data(14), order=4, top=5)
+    assert epi_tasks.route(Answers([True, True]), search) == "tiles"
+    assert epi_tasks.route(Answers([True, False]), search) == "ranks"
+    assert epi_tasks.route(Answers([]), search) == "ranks"
+    with pytest.raises(ValueError, match="numbering must be one of"):
+        epi_tasks.plan(search, search, numbering="pairs")
 
 
 def test_shared_data_is_sent_again_when_lost(cluster):

@@ -219,11 +219,9 @@ def epistasis(genotypes, phenotype=None, *, order: int = 4, test: str = "k2", to
             warnings.warn(f"the CUDA tensor-core path could not run ({exc}); using OpenCL",
                           RuntimeWarning, stacklevel=2)
     if client is not None:          # tasks on the client; a list of devices splits one search
-        if search.order == 5:
-            raise ValueError("order 5 runs on local devices (device=, a list of them shares "
-                             "the tiles), not as tasks on a client")
-        results = ex.map(tasks.plan(search, ex.scatter(search)), progress=progress,
-                         desc="epistasis tasks")
+        numbering = tasks.route(ex.client, search)
+        results = ex.map(tasks.plan(search, ex.scatter(search), numbering=numbering),
+                         progress=progress, desc=f"epistasis tasks ({numbering})")
         return with_input(EpistasisResult.of(search, tasks.merge(search, results), "tasks"),
                           genotypes)
     if tiles_chosen(search, ex.runtimes):

@@ -196,17 +196,19 @@ def _drive(launch, blocks, best: _Best, lock, bar) -> None:
         merge()
 
 
-def run_tiled(search, launch, plan: TilePlan, progress=None):
-    """Run the tiles through ``launch(block0, n_blocks, threshold) -> read`` in launches of at
-    most LAUNCH_TILES (a small first one, so the top-k threshold filters the rest); ``read()``
-    returns the launch's candidates (scores, combos) and is called after the next launch is
-    queued. ``launch`` may be a list, one per device: each device's thread pulls the next
-    range of tiles, and the result does not depend on who ran what. Returns the merged top-k
-    (the same ``_Best`` as the bit-vector search)."""
+def run_tiled(search, launch, plan: TilePlan, progress=None, start: int = 0,
+              stop: int | None = None):
+    """Run the tiles ``start`` .. ``stop - 1`` (default: all) through ``launch(block0, n_blocks,
+    threshold) -> read`` in launches of at most LAUNCH_TILES (a small first one, so the top-k
+    threshold filters the rest); ``read()`` returns the launch's candidates (scores, combos)
+    and is called after the next launch is queued. ``launch`` may be a list, one per device:
+    each device's thread pulls the next range of tiles, and the result does not depend on who
+    ran what. Returns the merged top-k (the same ``_Best`` as the bit-vector search)."""
     launches = list(launch) if isinstance(launch, (list, tuple)) else [launch]
     best, lock = _Best.empty(search.top, search.order), threading.Lock()
-    blocks = rank_ranges(0, plan.n_tiles, FIRST_LAUNCH_TILES, LAUNCH_TILES)
-    with Progress(total=max(1, plan.n_tiles), desc=f"epistasis order {search.order} (tiles)",
+    stop = plan.n_tiles if stop is None else stop
+    blocks = rank_ranges(start, stop, FIRST_LAUNCH_TILES, LAUNCH_TILES)
+    with Progress(total=max(1, stop - start), desc=f"epistasis order {search.order} (tiles)",
                   enabled=progress) as bar:
         on_every_device(lambda run: _drive(run, blocks, best, lock, bar), launches)
     return best
