@@ -7,8 +7,9 @@ The data of ``bench_gsea.py --ladder`` (20,639 genes x 200 samples, GENERATED, G
 vs 17 labels; Hallmark v5.0 and C2 v5.0), each call of ``oclstat.gsea`` timed whole and its
 device seconds per kernel (OpenCL profiling events), for every combination of
 
-* ``--ppi``: permutations per work-item of ``gsea_metric`` (each expression value is read once
-  for that many permutations; more take more registers);
+* ``--ppi``: shuffled profiles per work-item of ``gsea_metric_profile`` (continuous
+  phenotypes: each expression value is read once for that many; more take more registers);
+  the class metrics' ``gsea_metric`` runs one permutation per work-item;
 * ``--buckets``: buckets per permutation of ``gsea_rank`` (fewer genes per bucket, fewer exact
   comparisons, more local memory per work-group, so fewer work-groups per compute unit).
 
@@ -63,7 +64,7 @@ def main(argv=None):
     ap.add_argument("--device", default=None)
     ap.add_argument("--perms", default="18,20", help="exponents e of 2^e permutations")
     ap.add_argument("--sets", default="hallmark,c2")
-    ap.add_argument("--ppi", default=None, help="gsea_metric permutations per work-item")
+    ap.add_argument("--ppi", default=None, help="gsea_metric_profile shuffles per work-item")
     ap.add_argument("--buckets", default=None, help="gsea_rank buckets per permutation")
     ap.add_argument("--label", default="now")
     args = ap.parse_args(argv)

@@ -5,9 +5,9 @@
  *   gsea_labels      permutation p draws a uniform subset of n_a of the n samples for class A
  *                    (selection sampling with exact integers from MRG31k3p stream first + p) and
  *                    writes it as a bit mask: labels[p * n_words + s / 32] bit s % 32.
- *   gsea_metric      the ranking metric of every gene under PPI permutations per work-item:
- *                    each expression value is read once and added to the class sums of PPI
- *                    permutations (the 0/1 label matrix product, expression reused across them).
+ *   gsea_metric      the ranking metric of one gene under one permutation per work-item:
+ *                    the sums of the smaller class over its own samples, the other class's
+ *                    as the gene's totals minus them.
  *   gsea_shuffle     continuous phenotypes: permutation p is a uniform shuffle of the samples
  *                    (Fisher-Yates, exact integers from stream first + p): sample s takes the
  *                    profile value of sample shuffle[p * n + s].
@@ -28,7 +28,8 @@
  *                    sorted observed NES (Broad's FDR numerators) and its max/min (FWER).
  *
  * The metric uses only correctly rounded operations (+ - * / sqrt, contraction off) with sums in
- * sample order, so ranks are the same on every device. The ES sums are exact: a gene's weight
+ * sample order (the totals summed on the host, in sample order), so ranks are the same on every
+ * device. The ES sums are exact: a gene's weight
  * |m|^p becomes the integer round(|m|^p 2^(WEIGHT_BITS - E)), E the binary exponent of the largest weight
  * of the permutation (wexp[p]; a power-of-two scaling, exact), the running sums are 64-bit
  * integer sums, and each point of the walk is (hits' weight) / (set's weight) - misses / (N - k)
@@ -39,7 +40,8 @@
  * 2 diff_of_classes, 3 ratio_of_classes, 4 log2_ratio_of_classes, 5 abs_signal_to_noise; the
  * ranking key of 4 is the ratio, log2 is applied for the weight only; continuous profiles:
  * 6 pearson, 7 cosine, 8 manhattan, 9 euclidean, Broad's definitions), WEIGHT_MODE (0: p = 0, 1: p = 1, 2: p = 2,
- * 3: p = 1.5, 4: pow(|m|, WEIGHT_P)), PPI (permutations per work-item in gsea_metric),
+ * 3: p = 1.5, 4: pow(|m|, WEIGHT_P)), PPI (permutations per work-item in gsea_metric_profile),
+ * MINORITY_A (1: class A is the smaller class, or as large as B; gsea_metric reads its samples),
  * NB (buckets in gsea_rank, a power of two at least the work-group size), RANKED (1: gsea_rank
  * ranks only the genes listed in wanted), WEIGHT_BITS (digits of the
  * largest fixed-point weight: sums over every gene stay below 2^62).
@@ -109,55 +111,49 @@ inline REAL gsea_metric_value(const REAL sa, const REAL qa, const REAL sb, const
     return isfinite(m) ? m : (REAL)0;
 }
 
-/* key[p * n_genes + g] for permutations p0 .. p0 + PPI - 1; xt is the centred expression,
- * sample-major (xt[s * n_genes + g]), centre[g] the gene means taken out. Each sample goes to
- * the sums of its class only: the sums are those of the label matrix product (sample order,
- * the other class's terms exact zeros), with half its additions. A work-group shares its
- * permutations, so the test of a label bit branches the same way in every work-item.
- * (Measured on an H100, benchmarks/RESULTS.md: PPI 8, and work-groups sharing each block of
- * expression through local memory, were both slower than this.) */
+/* key[p * n_genes + g], one gene and permutation per work-item: xt is the centred expression,
+ * sample-major (xt[s * n_genes + g]), centre[g] the gene means taken out, totals[g] and
+ * totals[n_genes + g] its sum and sum of squares over all samples. Only the samples of the
+ * smaller class are read (class A with MINORITY_A, else class B), their sums taken in sample
+ * order; the other class's sums are the totals minus them: 17 of the 200 values per gene and
+ * permutation in GSE19429's design (183 vs 17), where adding every sample to its own class's
+ * sums read all 200 (5x faster on CPUs, benchmarks/RESULTS.md). A work-group shares its
+ * permutation, so the walk over a label word's bits takes the same branches in every
+ * work-item. */
 __kernel void gsea_metric(__global const REAL *xt, __global const REAL *centre,
-                          __global const uint *labels, const uint n_genes, const uint n,
-                          const uint n_a, const uint n_words, const uint n_perm,
-                          __global REAL *key)
+                          __global const REAL *totals, __global const uint *labels,
+                          const uint n_genes, const uint n, const uint n_a, const uint n_words,
+                          const uint n_perm, __global REAL *key)
 {
     const uint g = get_global_id(0);
-    const uint p0 = get_global_id(1) * PPI;
-    if (g >= n_genes || p0 >= n_perm) return;
-    REAL sa[PPI], qa[PPI], sb[PPI], qb[PPI];
-    uint row[PPI], word[PPI];
-#pragma unroll
-    for (uint k = 0; k < PPI; k++) {
-        sa[k] = qa[k] = sb[k] = qb[k] = (REAL)0;
-        row[k] = min(p0 + k, n_perm - 1u) * n_words;
-    }
+    const uint p = get_global_id(1);
+    if (g >= n_genes || p >= n_perm) return;
+    __global const uint *row = labels + (ulong)p * n_words;
+    REAL sm = (REAL)0, qm = (REAL)0;
     for (uint w = 0; w < n_words; w++) {
-#pragma unroll
-        for (uint k = 0; k < PPI; k++) word[k] = labels[row[k] + w];
-        const uint end = min(n, (w + 1u) << 5);
-        for (uint s = w << 5; s < end; s++) {
+#if MINORITY_A
+        uint bits = row[w];
+#else
+        const uint valid = (w + 1u == n_words && (n & 31u)) ? (1u << (n & 31u)) - 1u
+                                                             : 0xffffffffu;
+        uint bits = ~row[w] & valid;
+#endif
+        while (bits) {
+            const uint s = (w << 5) + popcount((bits & (0u - bits)) - 1u);
+            bits &= bits - 1u;
             const REAL x = xt[(ulong)s * n_genes + g];
-            const REAL xx = x * x;
-            const uint bit = s & 31u;
-#pragma unroll
-            for (uint k = 0; k < PPI; k++) {
-                if ((word[k] >> bit) & 1u) {
-                    sa[k] += x;
-                    qa[k] += xx;
-                } else {
-                    sb[k] += x;
-                    qb[k] += xx;
-                }
-            }
+            sm += x;
+            qm += x * x;
         }
     }
-    const REAL na = (REAL)n_a, nb = (REAL)(n - n_a), c = centre[g];
-#pragma unroll
-    for (uint k = 0; k < PPI; k++) {
-        if (p0 + k < n_perm)
-            key[(ulong)(p0 + k) * n_genes + g] =
-                gsea_metric_value(sa[k], qa[k], sb[k], qb[k], na, nb, c);
-    }
+    const REAL ts = totals[g], tq = totals[n_genes + g];
+#if MINORITY_A
+    const REAL sa = sm, qa = qm, sb = ts - sm, qb = tq - qm;
+#else
+    const REAL sb = sm, qb = qm, sa = ts - sm, qa = tq - qm;
+#endif
+    key[(ulong)p * n_genes + g] = gsea_metric_value(sa, qa, sb, qb, (REAL)n_a, (REAL)(n - n_a),
+                                                    centre[g]);
 }
 
 /* ------------------------------------------------------------------ continuous profiles */

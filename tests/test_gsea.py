@@ -154,6 +154,22 @@ def test_device_null_equals_host_recomputation(rt, monkeypatch, schedule, metric
     np.testing.assert_allclose(res.es_null.to_numpy(), ref, rtol=1e-9, atol=1e-12)
 
 
+@pytest.mark.parametrize("schedule", ["walk", "pairs"])
+@pytest.mark.parametrize("n", [(5, 38), (38, 5), (32, 32), (1, 64)])
+def test_device_null_reads_the_smaller_class_only(rt, monkeypatch, schedule, n):
+    """gsea_metric sums the smaller class's samples and takes the other class's sums as the
+    totals minus them: class A or B smaller, equal classes, one sample, label words with and
+    without a tail. Every null ES equals the host's metric on the full classes."""
+    expr, labels, sets = toy(3, n_genes=211, n=n)
+    monkeypatch.setenv("OCLSTAT_SCHEDULE", {"walk": "cpu", "pairs": "gpu"}[schedule])
+    res = oclstat.gsea(expr, labels, sets, n_resamples=29, metric="t_test" if n[0] > 1 else
+                       "diff_of_classes", min_size=10, seed=SEED, return_null=True, device=rt)
+    masks = reference_labels(SEED, 29, sum(n), n[0])
+    idx = [np.sort(expr.index.get_indexer(res.gene_sets[s])) for s in res.es_null.index]
+    ref = host_null(expr.to_numpy(), masks, idx, res.metric, 1.0)
+    np.testing.assert_allclose(res.es_null.to_numpy(), ref, rtol=1e-9, atol=1e-12)
+
+
 @pytest.mark.parametrize("permutation", ["phenotype", "gene_set"])
 def test_n_more_counts_the_null_and_makes_the_nominal_p(rt, permutation):
     """``n_more`` (fgsea's nMoreExtreme) counted from the returned null table: the null ES of

@@ -46,9 +46,9 @@ _METRIC_CODE = {
 }
 
 
-#: Permutations per work-item in gsea_metric (each expression value is read once for PPI of
-#: them). 8 measured slower than 4 on an H100 (Hallmark x 2^20: metric 2.21 s against 1.65 s;
-#: 109 registers against 68, benchmarks/RESULTS.md), and 4 is the CPUs' choice too.
+#: Shuffled profiles per work-item in gsea_metric_profile (each expression value is read once
+#: for PPI of them). For the class metrics (gsea_metric, one permutation per work-item), 8 was
+#: measured slower than 4 on an H100 when they read every sample (benchmarks/RESULTS.md).
 PPI = 4
 
 
@@ -66,6 +66,17 @@ MAX_RETURNED_TABLE = 2 << 30
 def _weight_mode(weight: float) -> tuple[int, str]:
     modes = {0.0: 0, 1.0: 1, 2.0: 2, 1.5: 3}
     return modes.get(weight, 4), repr(float(weight))
+
+
+def _totals(xt: np.ndarray) -> np.ndarray:
+    """Each gene's sum and sum of squares over the samples (rows of the sample-major ``xt``),
+    added in sample order in float64: (2, genes), what gsea_metric takes the smaller class's
+    sums from."""
+    out = np.zeros((2, xt.shape[1]))
+    for row in xt.astype(np.float64):
+        out[0] += row
+        out[1] += row * row
+    return out
 
 
 def _pow2_at_most(n: int) -> int:
@@ -109,6 +120,9 @@ class _Plan:
             xt = np.ascontiguousarray((values - centre[:, None]).T, dtype=real)
             self.xt = rt.to_device(xt, writable=False)
             self.centre = rt.to_device(centre.astype(real), writable=False)
+            self.totals = rt.to_device(_totals(xt).astype(real), writable=False)
+        # gsea_metric reads the samples of the smaller class only
+        self.defines["MINORITY_A"] = int(self.n_a <= self.n - self.n_a)
         self.set_size = rt.to_device(np.array([s.size for s in sets], dtype=_U32), writable=False)
         self.schedule = self._choose(sets)
         self.defines["RANKED"] = int(self.schedule == "pairs")
@@ -227,8 +241,9 @@ class _Plan:
         else:
             rt.launch(self.kernel("labels"), count, states, _U64(first), _U32(self.n),
                       _U32(self.n_a), _U32(self.n_words), self.labels, _U32(count))
-            rt.launch_nd(self.kernel("metric"), (g, -(-count // self.ppi)), (lg, 1), self.xt,
-                         self.centre, self.labels, _U32(g), _U32(self.n), _U32(self.n_a),
+            rt.launch_nd(self.kernel("metric"), (g, count), (lg, 1), self.xt,
+                         self.centre, self.totals, self.labels, _U32(g), _U32(self.n),
+                         _U32(self.n_a),
                          _U32(self.n_words), _U32(count), self.key)
         nb = self.defines["NB"]
         lr = min(self.local("rank", 256), nb)
