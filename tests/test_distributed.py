@@ -21,6 +21,7 @@ from oclstat.distributed import LocalDevices
 dist = importlib.import_module("oclstat.distributed")
 from oclstat._epistasis import plan as epi_plan  # noqa: E402
 from oclstat._epistasis import tasks as epi_tasks  # noqa: E402
+from oclstat._epistasis import tiles as epi_tiles  # noqa: E402
 from oclstat._epistasis.result import EpistasisResult  # noqa: E402
 from oclstat._gsea import tasks as gsea_tasks  # noqa: E402
 from oclstat._scale import Shared, Task  # noqa: E402
@@ -210,9 +211,56 @@ def test_local_devices_search_tiles_and_order_5(rt, monkeypatch):
     assert not epi_tasks._HELD, "the tiles outlived their search"
 
 
+def test_workers_run_the_tiles_on_their_cuda_gpus(rt, monkeypatch):
+    """A worker whose current CUDA GPU suits the search (Dask-CUDA: one GPU per worker) runs
+    its tiles on the tensor cores, once per search and GPU; backend="cuda" stops, naming the
+    workers, where one cannot; "auto" falls back to OpenCL tiles (the same numbering) when the
+    tensor-core build fails. No GPU here: the OpenCL twin stands in for the tensor-core tiles
+    and CuPy's device."""
+    g, y = genotype_data(15, m=24, n=600)
+    want = oclstat.epistasis(g, y, order=4, top=20, device=rt).table
+    built = []
+
+    class StandIn:
+        def __init__(self, search, plan):
+            built.append(search.order)
+            twin = epi_tiles.OpenCLTiles(rt, search, plan)
+            self.plan, self.launch = plan, twin.launch
+
+    def broken(search, plan):
+        raise RuntimeError("the self check failed")
+
+    monkeypatch.setattr(epi_tasks.cuda, "available", lambda: (True, "stand-in"))
+    monkeypatch.setattr(epi_tasks.cuda, "current_device", lambda: 0)
+    monkeypatch.setattr(epi_tasks.cuda, "TensorCoreTiles", StandIn)
+    search = epi_plan.prepare(g, y, order=4, top=20)
+    with LocalDevices([rt.info.index, rt.info.index]) as pool:
+        assert epi_tasks.route(pool, search, "cuda") == "tiles"
+        assert epi_tasks.route(pool, search, "opencl") == ("tiles" if rt.gpu_schedule
+                                                           else "ranks")
+        got = oclstat.epistasis(g, y, order=4, top=20, client=pool, backend="cuda")
+        assert got.table.equals(want) and built == [4]
+        holed = g.copy()
+        holed[2, 5] = -1
+        with pytest.raises(ValueError, match=r"cannot run on the workers \[0, 1\]: the "
+                                             "genotypes have missing values"):
+            oclstat.epistasis(holed, y, order=3, client=pool, backend="cuda")
+        monkeypatch.setattr(epi_tasks.cuda, "TensorCoreTiles", broken)
+        with pytest.warns(RuntimeWarning, match="using OpenCL tiles"):
+            again = oclstat.epistasis(g, y, order=4, top=20, client=pool)
+        assert again.table.equals(want)
+        with pytest.raises(RuntimeError, match="the self check failed"):
+            oclstat.epistasis(g, y, order=4, top=20, client=pool, backend="cuda")
+    monkeypatch.setattr(epi_tasks.cuda, "available", lambda: (False, "no CUDA device"))
+    with LocalDevices([rt.info.index]) as pool, \
+            pytest.raises(ValueError, match=r"workers \[0\]: no CUDA GPU"):
+        oclstat.epistasis(g, y, order=4, top=20, client=pool, backend="cuda")
+
+
 def test_route_is_ranks_unless_every_worker_takes_tiles(rt):
     """One worker in a CPU schedule (or whose device cannot hold the tables) sends every
-    worker the colex ranks, so the tasks' ranges cover each combination once."""
+    worker the colex ranks, so the tasks' ranges cover each combination once; CUDA and OpenCL
+    tiles mix (one numbering)."""
 
     class Answers:
         def __init__(self, answers):
@@ -222,9 +270,13 @@ def test_route_is_ranks_unless_every_worker_takes_tiles(rt):
             return dict(enumerate(self.answers))
 
     search = epi_plan.prepare(*genotype_data(14), order=4, top=5)
-    assert epi_tasks.route(Answers([True, True]), search) == "tiles"
-    assert epi_tasks.route(Answers([True, False]), search) == "ranks"
+    assert epi_tasks.route(Answers(["tiles", "tiles"]), search) == "tiles"
+    assert epi_tasks.route(Answers(["cuda", "tiles"]), search, "auto") == "tiles"
+    assert epi_tasks.route(Answers(["tiles", "ranks"]), search) == "ranks"
+    assert epi_tasks.route(Answers(["cuda", "ranks"]), search, "auto") == "ranks"
     assert epi_tasks.route(Answers([]), search) == "ranks"
+    with pytest.raises(ValueError, match=r"on the workers \[1\]"):
+        epi_tasks.route(Answers(["cuda", "tiles"]), search, "cuda")
     with pytest.raises(ValueError, match="numbering must be one of"):
         epi_tasks.plan(search, search, numbering="pairs")
 

@@ -288,7 +288,7 @@ def test_cuda_backend_says_why_it_cannot_run(monkeypatch):
     g[1, 4] = -1
     with pytest.raises(ValueError, match="missing values"):
         oclstat.epistasis(g, y, order=2, backend="cuda")
-    with pytest.raises(ValueError, match="device= and client= apply to the OpenCL path"):
+    with pytest.raises(ValueError, match="device= names OpenCL devices"):
         oclstat.epistasis(np.abs(g), y, order=2, backend="cuda", device=[0])
 
 

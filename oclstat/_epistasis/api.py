@@ -15,7 +15,7 @@ from .._progress import Progress
 from .._results import with_input
 from .._scale import executor
 from . import tasks
-from .cuda import available, search_tensor_cores
+from .cuda import available, search_tensor_cores, unsuited
 from .opencl import run_search
 from .pairs import DevicePairs, HostPairs
 from .pairtests import BOOST_EPI1, chi2_p
@@ -32,7 +32,7 @@ from .scan import (
     job_rows,
     suffix,
 )
-from .tiles import TILE_MAX_SNPS, search_tiles, tiles_chosen
+from .tiles import search_tiles, tiles_chosen
 from .validate import prepare_scan
 
 if TYPE_CHECKING:       # imported where a table is made: a scan to files needs no pandas
@@ -51,17 +51,10 @@ def _use_cuda(backend: str, search: Search, devices_given: bool) -> bool:
     if backend == "opencl":
         return False
     ok, why = available()
-    reasons = [why] if not ok else []
-    if not search.complete:
-        reasons.append("the genotypes have missing values (the tensor-core path needs "
-                       "complete data)")
-    if search.order == 5:
-        reasons.append("order 5 (the tensor-core path searches orders 2 to 4)")
-    if search.n_snps > TILE_MAX_SNPS:
-        reasons.append(f"{search.n_snps:,} SNPs (the tensor-core tiles index at most "
-                       f"{TILE_MAX_SNPS:,})")
+    reasons = ([why] if not ok else []) + unsuited(search)
     if devices_given:
-        reasons.append("device= and client= apply to the OpenCL path only")
+        reasons.append("device= names OpenCL devices (the CUDA path uses every visible GPU; "
+                       "with client=, each worker's own)")
     if backend == "cuda" and reasons:
         raise ValueError(f"backend='cuda' cannot run: {'; '.join(reasons)}")
     return not reasons
@@ -118,7 +111,10 @@ def epistasis(genotypes, phenotype=None, *, order: int = 4, test: str = "k2", to
         The OpenCL device, or a list of devices that share the work dynamically
         (``devices=`` is the deprecated name).
     client : dask.distributed.Client or LocalDevices, optional
-        Cut the search into tasks on this executor (the same result).
+        Cut the search into tasks on this executor (the same result): ranges of tiles where
+        every worker runs the search as tiles (its current CUDA GPU's tensor cores, as on a
+        Dask-CUDA worker, when ``backend`` allows and it has one; else OpenCL tiles in GPU
+        schedules, and order 5), else ranges of colex ranks.
     epi1, epi2 : float, optional
         PLINK's tests: report the pairs with p below ``epi1`` (PLINK's default 1e-4; 5e-6 for
         "boost", which reports every pair its screen passes, with the exact statistic),
@@ -209,7 +205,7 @@ def epistasis(genotypes, phenotype=None, *, order: int = 4, test: str = "k2", to
     search = prepare(genotypes, phenotype, order=order, score=test, top=top, snps=snps,
                      layout=layout)
     ex = executor(device, client, "epistasis")
-    if _use_cuda(backend, search, ex.given):
+    if client is None and _use_cuda(backend, search, ex.given):
         try:
             return with_input(EpistasisResult.of(search, search_tensor_cores(search, progress),
                                                   "cuda"), genotypes)
@@ -219,8 +215,9 @@ def epistasis(genotypes, phenotype=None, *, order: int = 4, test: str = "k2", to
             warnings.warn(f"the CUDA tensor-core path could not run ({exc}); using OpenCL",
                           RuntimeWarning, stacklevel=2)
     if client is not None:          # tasks on the client; a list of devices splits one search
-        numbering = tasks.route(ex.client, search)
-        results = ex.map(tasks.plan(search, ex.scatter(search), numbering=numbering),
+        numbering = tasks.route(ex.client, search, backend)
+        results = ex.map(tasks.plan(search, ex.scatter(search), numbering=numbering,
+                                    backend=backend),
                          progress=progress, desc=f"epistasis tasks ({numbering})")
         return with_input(EpistasisResult.of(search, tasks.merge(search, results), "tasks"),
                           genotypes)

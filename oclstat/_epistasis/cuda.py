@@ -32,6 +32,7 @@ from .scores import score_tables
 from .tiles import (
     KCHUNK_WORDS,
     TILE,
+    TILE_MAX_SNPS,
     lower_table_words,
     run_tiled,
     tile_bits,
@@ -221,6 +222,28 @@ def search_tensor_cores(search, progress=None, devices=None):
 
 
 MIN_CAPABILITY = 80
+
+
+def unsuited(search) -> list[str]:
+    """Why the tensor-core path cannot take this search (whatever the GPU); empty when it can.
+    ``search`` needs ``complete``, ``order`` and ``n_snps``."""
+    reasons = []
+    if not search.complete:
+        reasons.append("the genotypes have missing values (the tensor-core path needs "
+                       "complete data)")
+    if search.order == 5:
+        reasons.append("order 5 (the tensor-core path searches orders 2 to 4)")
+    if search.n_snps > TILE_MAX_SNPS:
+        reasons.append(f"{search.n_snps:,} SNPs (the tensor-core tiles index at most "
+                       f"{TILE_MAX_SNPS:,})")
+    return reasons
+
+
+def current_device() -> int:
+    """The current CUDA device of this thread (a Dask-CUDA worker's own GPU is device 0)."""
+    import cupy
+
+    return cupy.cuda.Device().id
 
 
 def available() -> tuple[bool, str]:

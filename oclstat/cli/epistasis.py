@@ -94,7 +94,8 @@ def add_arguments(p) -> None:
                    help="the old name of --test k2 / --test mi")
     p.add_argument("--top", type=int, default=20, help="best combinations kept (default 20)")
     p.add_argument("--backend", choices=["auto", "opencl", "cuda"], default="auto",
-                   help="cuda: the tensor-core path (NVIDIA GPUs with CuPy); auto: OpenCL")
+                   help="cuda: the tensor-core path (NVIDIA GPUs with CuPy; with --scheduler, each "
+                        "worker's GPU); auto: cuda where it can run, else OpenCL")
     p.add_argument("--devices", default=None, help=argparse.SUPPRESS)  # old --device
     p.add_argument("--out", default=None,
                    help="k2, mi: write the hits (TSV) here, - for standard output; PLINK's "
