@@ -48,6 +48,25 @@ def test_gpu_order_5_equals_numpy_and_pocl(gpu_rt, cpu_rt, score):
     assert a.table.equals(b.table) and a.table.equals(c.table)
 
 
+@pytest.mark.parametrize("order", [4, 5])
+def test_gpu_client_tasks_take_tiles(gpu_rt, cpu_rt, order):
+    """client= with the GPU as its workers: the tasks are ranges of tiles (OpenCL here), and
+    the table is pocl's."""
+    from oclstat._epistasis import plan as epi
+    from oclstat._epistasis import tasks
+    from oclstat.distributed import LocalDevices
+
+    rng = np.random.default_rng(60 + order)
+    g = rng.integers(0, 3, size=(40 if order == 4 else 16, 2500)).astype(np.int8)
+    y = (rng.random(2500) < 0.5).astype(int)
+    want = oclstat.epistasis(g, y, order=order, top=30, device=[cpu_rt]).table
+    with LocalDevices([gpu_rt.info.index, gpu_rt.info.index]) as pool:
+        search = epi.prepare(g, y, order=order, top=30)
+        assert tasks.route(pool, search, "opencl") == "tiles"
+        got = oclstat.epistasis(g, y, order=order, top=30, client=pool, backend="opencl")
+    assert got.table.equals(want)
+
+
 # ----------------------------------------------------------------------------- CUDA tensor cores
 
 @pytest.fixture(scope="module")
@@ -115,3 +134,17 @@ def test_cuda_finds_planted_quad(cuda_ok):
     y = ((g[3] + g[17] + g[30] + g[44]) % 3 == 0).astype(int)
     hits = oclstat.epistasis(g, y, order=4, top=1, backend="cuda").table
     assert [int(hits[f"snp{i}"][0]) for i in (1, 2, 3, 4)] == [3, 17, 30, 44]
+
+
+def test_cuda_client_tasks_run_on_the_current_gpu(cuda_ok, cpu_rt):
+    """backend="cuda" with client=: every worker's tiles on its current CUDA GPU (here the
+    GPU, for both workers), the table pocl's."""
+    from oclstat.distributed import LocalDevices
+
+    rng = np.random.default_rng(70)
+    g = rng.integers(0, 3, size=(40, 2500)).astype(np.int8)
+    y = (rng.random(2500) < 0.5).astype(int)
+    want = oclstat.epistasis(g, y, order=4, top=30, device=[cpu_rt]).table
+    with LocalDevices([cpu_rt.info.index, cpu_rt.info.index]) as pool:
+        got = oclstat.epistasis(g, y, order=4, top=30, client=pool, backend="cuda")
+    assert got.table.equals(want)
