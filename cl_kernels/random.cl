@@ -41,7 +41,9 @@ inline bool rows_may_stop(void) { return ROW_BLOCK == 0; }
 
 /* The row loop shared by the kernels that make one element per draw: DRAW is an expression of
  * type VEC_T (one value per lane), written as SCALAR_T. Items past the last stream and rows past
- * the end draw nothing but still meet the barriers. */
+ * the end draw nothing but still meet the barriers. Without row blocks (GPUs) the rows whose
+ * every lane owns an element go first, with none of the per-row bookkeeping (64-bit index
+ * products and tests that cost about as many instructions as the draw itself). */
 #define FILL_ONE_PER_DRAW(SCALAR_T, VEC_T, DRAW)                                             \
     const ulong s0 = get_global_id(0) * LANES;                                               \
     const bool active = s0 < n_streams;                                                      \
@@ -49,7 +51,16 @@ inline bool rows_may_stop(void) { return ROW_BLOCK == 0; }
     mrg31k3p_lanes st, before;                                                               \
     if (active) lanes_load(&st, states, s0, n_streams);                                      \
     const uint n_valid = active ? lanes_valid(s0, n_streams) : 0;                            \
-    for (ulong r = 0; r < n_rows; r++) {                                                     \
+    ulong r = 0;                                                                             \
+    if (ROW_BLOCK == 0 && active) {                                                          \
+        const ulong full = lanes_full_rows(row0, n_rows, s0, n_valid, n_streams, n_total);  \
+        __global SCALAR_T *p_ = out + s0;                                                    \
+        for (; r < full; r++, p_ += n_streams) {                                             \
+            const VEC_T v_ = (DRAW);                                                         \
+            OCLSTAT_LANES_WRITE(SCALAR_T, p_, v_, n_valid);                                  \
+        }                                                                                    \
+    }                                                                                        \
+    for (; r < n_rows; r++) {                                                                \
         const uint n = active ? lanes_in_row(row0 + r, s0, n_valid, n_streams, n_total) : 0; \
         if (n == 0 && rows_may_stop()) break;                                              \
         if (n > 0) {                                                                         \
