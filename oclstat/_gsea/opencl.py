@@ -47,8 +47,8 @@ _METRIC_CODE = {
 
 
 #: Shuffled profiles per work-item in gsea_metric_profile (each expression value is read once
-#: for PPI of them). For the class metrics (gsea_metric, one permutation per work-item), 8 was
-#: measured slower than 4 on an H100 when they read every sample (benchmarks/RESULTS.md).
+#: for PPI of them). 4 was the class metrics' choice too when they read every sample (8 was
+#: slower on an H100, benchmarks/RESULTS.md); gsea_metric now runs one permutation per item.
 PPI = 4
 
 
@@ -241,9 +241,8 @@ class _Plan:
         else:
             rt.launch(self.kernel("labels"), count, states, _U64(first), _U32(self.n),
                       _U32(self.n_a), _U32(self.n_words), self.labels, _U32(count))
-            rt.launch_nd(self.kernel("metric"), (g, count), (lg, 1), self.xt,
-                         self.centre, self.totals, self.labels, _U32(g), _U32(self.n),
-                         _U32(self.n_a),
+            rt.launch_nd(self.kernel("metric"), (g, count), (lg, 1), self.xt, self.centre,
+                         self.totals, self.labels, _U32(g), _U32(self.n), _U32(self.n_a),
                          _U32(self.n_words), _U32(count), self.key)
         nb = self.defines["NB"]
         lr = min(self.local("rank", 256), nb)
