@@ -117,7 +117,7 @@ inline REAL gsea_metric_value(const REAL sa, const REAL qa, const REAL sb, const
  * smaller class are read (class A with MINORITY_A, else class B), their sums taken in sample
  * order; the other class's sums are the totals minus them: 17 of the 200 values per gene and
  * permutation in GSE19429's design (183 vs 17), where adding every sample to its own class's
- * sums read all 200 (5x faster on CPUs, benchmarks/RESULTS.md). A work-group shares its
+ * sums read all 200 (about 6x faster on CPUs, benchmarks/RESULTS.md). A work-group shares its
  * permutation, so the walk over a label word's bits takes the same branches in every
  * work-item. */
 __kernel void gsea_metric(__global const REAL *xt, __global const REAL *centre,
