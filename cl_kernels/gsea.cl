@@ -224,7 +224,7 @@ __kernel void gsea_metric_profile(__global const REAL *xt, __global const REAL *
 inline uint gsea_bucket(const REAL v, const REAL hi, const REAL scale)
 {
     const REAL t = (hi - v) * scale;     /* monotone in v: larger values, lower buckets */
-    return t >= (REAL)(NB - 1) ? (uint)(NB - 1) : (uint)t;
+    return t >= (REAL)(NB - 1) ? (uint)(NB - 1) : (uint)(int)t;    /* int: an instruction */
 }
 
 /* The weight |m|^p of a gene from its ranking key. */
