@@ -22,6 +22,7 @@ import queue
 import threading
 from collections.abc import Callable
 from concurrent.futures import Future
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -68,6 +69,17 @@ def task_runtime():
     if device is None:
         device = _WORKER_DEVICE
     return get_runtime(device)
+
+
+@contextmanager
+def _tasks_on(device):
+    """Within the block, :func:`task_runtime` in this thread resolves ``device``."""
+    before = getattr(_THREAD, "device", None)
+    _THREAD.device = device
+    try:
+        yield
+    finally:
+        _THREAD.device = before
 
 
 def set_worker_device(device) -> None:
@@ -182,14 +194,10 @@ class LocalDevices:
     def run(self, fn, *args) -> dict:
         """``fn(*args)`` once for every device, as Dask's ``Client.run`` on every worker:
         {position in ``devices``: result}, each call's :func:`task_runtime` that device."""
-        before = getattr(_THREAD, "device", None)
         out = {}
-        try:
-            for i, d in enumerate(self.devices):
-                _THREAD.device = self._thread_device(d)
+        for i, d in enumerate(self.devices):
+            with _tasks_on(self._thread_device(d)):
                 out[i] = fn(*args)
-        finally:
-            _THREAD.device = before
         return out
 
     def close(self):
@@ -283,17 +291,13 @@ class Executor:
         in this thread on :attr:`runtime`."""
         if self.several:
             return run(self.client, tasks, progress=progress, desc=desc)
-        before = getattr(_THREAD, "device", None)
-        _THREAD.device = self.runtime
-        try:
-            with Progress(total=max(1, len(tasks)), desc=desc, enabled=progress) as bar:
-                out = []
-                for t in tasks:
-                    out.append(t.fn(*t.args))
-                    bar.update(1)
-                return out
-        finally:
-            _THREAD.device = before
+        with _tasks_on(self.runtime), \
+                Progress(total=max(1, len(tasks)), desc=desc, enabled=progress) as bar:
+            out = []
+            for t in tasks:
+                out.append(t.fn(*t.args))
+                bar.update(1)
+            return out
 
     def close(self) -> None:
         if self._owned:
