@@ -37,6 +37,10 @@ R_PACKAGE_ONLY = {"install_oclstat", "oclstat_available", "setBaseCreator", "cre
                   # gpuRandom's profiles over getProfLogL's pieces (rbridge/R/profiles.R)
                   "profVariance", "Prof1dBetas", "Prof2dBetas", "prof2dCov",
                   "prof1dCov", "likfitLgmCov1d",
+                  # gpuRandom's grids and its functions around a fit, over getProfLogL
+                  # (rbridge/R/profilegrids.R, lgmcurvature.R)
+                  "sd_Range", "likfitLgmCov2d", "ParamsFromLgm", "getHessianNolog",
+                  "configParams", "configMidPoint", "configFirstStep",
                   # gpuRandom's parameter table and its in-place backends, refused with
                   # oclstat's forms (rbridge/R/fields.R, spatial.R)
                   "maternGpuParam", "gemmBatch2backend", "multiplyLowerBatchBackend",

@@ -128,10 +128,13 @@ def likfit_lgm_gpu(coords, y, coordinates=None, params=None, boxcox=1.0,
                    paramToEstimate=("range", "nugget"), cilevel=0.95, type="double",
                    reml=False, NparamPerIter=None, df=1, minustwotimes=False,
                    Nglobal=None, Nlocal=None, NlocalCache=None, verbose=False, X=None,
-                   param=None, profiles=True, profile2d=True, tol=1e-4, *, device=None):
+                   param=None, profiles=True, profile2d=True, tol=1e-4, model=None,
+                   alpha=None, shapeRestrict=1000, Betas=None, sdSpatial=None,
+                   convexHullForBetas=False, *, device=None):
     """gpuRandom's likfitLgmGpu, fitted by Newton steps: ``data`` and ``formula`` arrive as
     the coordinates and the response (the R side evaluates a formula into y and X, and
-    computes gpuRandom's grid form itself from getProfLogL); gpuRandom's work sizes are
+    computes gpuRandom's grid form itself from getProfLogL, and its form on a fit, ``model``
+    to ``convexHullForBetas``, from configParams and the profiles); gpuRandom's work sizes are
     accepted and ignored."""
     from .._spatial import fit_matern
 

@@ -138,7 +138,7 @@ Prof1dBetas <- function(Betas, cilevel, Nobs, Ndata, Nparam, Ncov, detVar, detRe
 #'
 #' From \code{getProfLogL}'s pieces over a table of parameter sets: the overall maximum (its regression coefficients and spatial standard deviation) and, for each parameter in \code{paramToEstimate}, the estimate (its value at the maximum) and the interval where the profile is above max - qchisq(cilevel, 1) / 2. As gpuRandom: each parameter set's largest log-likelihood over the Box-Cox powers (sets more than 10 below the maximum left out) is a point (x, profile) with x the parameter on gpuRandom's scale (log for range and shape, 2 log for combinedRange = sqrt(range^2 / anisoRatio), as it is for nugget, sdNugget = sqrt(nugget) sdSpatial, aniso1 = sqrt(anisoRatio - 1) cos(2 anisoAngleRadians), aniso2 = the sine's, anisoRatio and anisoAngleRadians); the profile is the linear interpolation of the points' upper convex hull (gpuRandom finds the hull with the geometry package; here a monotone chain), and the interval's ends are its crossings (computed exactly, where gpuRandom searches them with \code{rootSolve::uniroot.all}); one crossing gives the other end of the points' range, with gpuRandom's message. Box-Cox (with more than 5 powers): the maximum over the parameter sets per power, interpolated linearly. Each profile is plotted (gpuRandom also draws a smoothed curve through the hull, by mgcv, that does not enter the numbers).
 #' @param LogLik,XVYXVX,ssqResidual,boxcox,Ndata,Nobs,Ncov,predictors \code{getProfLogL}'s pieces.
-#' @param paramToEstimate the parameters (any of range, combinedRange, shape, nugget, sdNugget, aniso1, aniso2, anisoRatio, anisoAngleRadians, boxcox).
+#' @param paramToEstimate the parameters (any of range, combinedRange, Newrange = log(range^2 / anisoRatio), shape, nugget, sdNugget, aniso1, aniso2, anisoRatio, anisoAngleRadians, boxcox).
 #' @param cilevel confidence level.
 #' @param params the parameter sets (\code{getProfLogL}'s \code{paramsRenew}).
 #' @param reml whether \code{getProfLogL} ran with \code{reml = TRUE} (the spatial variance's divisor).
@@ -166,13 +166,14 @@ prof1dCov <- function(LogLik, XVYXVX, ssqResidual,
 }
 
 # prof1dCov's work, with each parameter's hull (x on gpuRandom's scale, profile - breaks)
-# kept for likfitLgmCov1d's curves.
+# kept for likfitLgmCov1d's curves; without intervals, the estimates alone (likfitLgmCov2d).
 cov_profiles <- function(LogLik, XVYXVX, ssqResidual, paramToEstimate, cilevel, params, boxcox,
-                         Ndata, Nobs, Ncov, reml, predictors) {
+                         Ndata, Nobs, Ncov, reml, predictors, intervals = TRUE) {
   scales <- list(range = c(log, exp), combinedRange = c(function(x) 2 * log(x),
                                                         function(x) exp(x / 2)),
                  shape = c(log, exp), nugget = c(identity, identity),
-                 sdNugget = c(identity, identity), aniso1 = c(identity, identity),
+                 Newrange = c(identity, identity), sdNugget = c(identity, identity),
+                 aniso1 = c(identity, identity),
                  aniso2 = c(identity, identity), anisoRatio = c(identity, identity),
                  anisoAngleRadians = c(identity, identity))
   unknown <- setdiff(paramToEstimate, c(names(scales), "boxcox"))
@@ -198,44 +199,44 @@ cov_profiles <- function(LogLik, XVYXVX, ssqResidual, paramToEstimate, cilevel, 
   summary["sdSpatial", 1] <- sd_spatial
   maximum <- max(LogLik)
   breaks <- maximum - stats::qchisq(cilevel, df = 1) / 2
-  derived <- data.frame(
-    range = params$range, shape = params$shape, nugget = params$nugget,
+  derived <- function(p) switch(p,
     combinedRange = sqrt(params$range^2 / params$anisoRatio),
+    Newrange = log(params$range^2 / params$anisoRatio),
     sdNugget = sqrt(params$nugget) * sd_spatial,
     aniso1 = sqrt(params$anisoRatio - 1) * cos(2 * params$anisoAngleRadians),
     aniso2 = sqrt(params$anisoRatio - 1) * sin(2 * params$anisoAngleRadians),
-    anisoRatio = params$anisoRatio, anisoAngleRadians = params$anisoAngleRadians)
+    params[[p]])
   profile <- apply(LogLik, 1, max)
   near <- profile > maximum - 10
   hulls <- list()
   for (p in setdiff(paramToEstimate, "boxcox")) {
     to <- scales[[p]][[1]]
     back <- scales[[p]][[2]]
-    x <- to(derived[[p]][near])
+    values <- derived(p)
+    x <- to(values[near])
     g <- profile[near] - breaks
     hull <- upper_hull(x, g)
     hulls[[p]] <- hull
-    mle <- derived[[p]][best[1]]
-    ci <- back(profile_crossings(hull$x, hull$y))
+    mle <- values[best[1]]
+    ci <- if (intervals) back(profile_crossings(hull$x, hull$y))
     plot_profile(back(hull$x), hull$y, c(mle, ci), p)
-    summary[p, ] <- c(mle, interval_ends(ci, mle, back(range(x)), p, "error in params"))
+    summary[p, ] <- c(mle, if (intervals) interval_ends(ci, mle, back(range(x)), p,
+                                                        "error in params") else c(NA, NA))
   }
   if ("boxcox" %in% paramToEstimate) {
     if (length(boxcox) > 5) {
       g <- apply(LogLik, 2, max) - breaks
       mle <- boxcox[best[2]]
-      ci <- profile_crossings(boxcox, g)
+      ci <- if (intervals) profile_crossings(boxcox, g)
       plot_profile(boxcox, g, c(mle, ci), "boxcox")
-      summary["boxcox", ] <- c(mle, interval_ends(ci, mle, range(boxcox), "boxcox",
-                                                  "error in param matrix", none_ok = TRUE))
+      summary["boxcox", ] <- c(mle, if (intervals)
+        interval_ends(ci, mle, range(boxcox), "boxcox", "error in param matrix",
+                      none_ok = TRUE) else c(NA, NA))
     } else {
       message("boxcox: not enough values for interpolation!")
     }
   }
-  rows <- (best[1] - 1) * Ncov + seq_len(Ncov)
-  xvx <- XVYXVX[rows, Ndata + seq_len(Ncov), drop = FALSE]
-  xvx[upper.tri(xvx)] <- t(xvx)[upper.tri(xvx)]
-  summary[predictors, 1] <- solve(xvx, XVYXVX[rows, best[2]])
+  summary[predictors, 1] <- coefficients_at(XVYXVX, best, Ncov, Ndata, predictors)
   list(summary = summary, mleIndex = index, breaks = breaks, hulls = hulls)
 }
 
@@ -269,6 +270,7 @@ likfitLgmCov1d <- function(data, formula, coordinates, params,
                        cilevel, pieces$paramsRenew, pieces$boxcox, pieces$Ndata, pieces$Nobs,
                        pieces$Ncov, reml, pieces$predictors)
   names_of <- c(range = "profrange", combinedRange = "profcombinedRange",
+                Newrange = "profNewrange",
                 shape = "profShapeLog", nugget = "profNugget", sdNugget = "profsdNugget",
                 aniso1 = "profaniso1", aniso2 = "profaniso2", anisoRatio = "profRatio",
                 anisoAngleRadians = "profRadians")

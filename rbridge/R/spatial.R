@@ -210,7 +210,13 @@ grid_sets <- function(params) {
 #' @param profiles Newton fit: profile likelihoods and intervals for each estimated parameter.
 #' @param profile2d Newton fit: the range x shape profile.
 #' @param tol Newton fit: convergence tolerance (log scale of the parameters).
-#' @return With a grid (gpuRandom's result): list(LogLik = Nparam x Ndata matrix, minusTwoLogLik, estimates = matrix with rows intercept, betahat1, ..., sdSpatial, the estimated parameters, boxcox and columns estimate, lower, upper (named as gpuRandom, e.g. lower95ci), Nobs, Ncov, Ndata, Nparam, breaks, params (the grid), boxcox). Without: list(parameters (named vector incl. sigma2, tau2), beta, summary (data.frame with estimate, lower, upper), optimal (logL, method, aic), fields (aRange, smoothness, lambda, sigma2, tau), profiles (data.frames), profile2d, evaluations).
+#' @param model gpuRandom's form on a fit (also taken as the first argument): geostatsp's \code{likfitLgm} result or a \code{likfitLgmGpu(data, formula, ...)} fit. Without \code{params}, the grid is the fit and \code{configParams(model, alpha, shapeRestrict = shapeRestrict)}'s sets, and without \code{boxcox} the powers are 32 from the first to the last of its \code{boxcoxSetup} and the fit's; then \code{getProfLogL}, \code{prof1dCov} for \code{paramToEstimate}, \code{Prof1dBetas} over \code{Betas} and \code{profVariance} over \code{sdSpatial}, whose estimates and intervals take the coefficients' and sdSpatial's rows of the summary (gpuRandom's own code stops in every case: it uses a grid it defines only in a branch it never takes).
+#' @param alpha levels of \code{configParams}' ellipsoids (gpuRandom's form on a fit, without \code{params}).
+#' @param shapeRestrict the largest shape in those sets.
+#' @param Betas values of the coefficients for \code{Prof1dBetas} (a column per coefficient; gpuRandom's form on a fit).
+#' @param sdSpatial values of the spatial standard deviation for \code{profVariance} (gpuRandom's form on a fit).
+#' @param convexHullForBetas \code{Prof1dBetas}' \code{convexHull} (FALSE only).
+#' @return With a grid (gpuRandom's result): list(LogLik = Nparam x Ndata matrix, minusTwoLogLik, estimates = matrix with rows intercept, betahat1, ..., sdSpatial, the estimated parameters, boxcox and columns estimate, lower, upper (named as gpuRandom, e.g. lower95ci), Nobs, Ncov, Ndata, Nparam, breaks, params (the grid), boxcox). Without: list(parameters (named vector incl. sigma2, tau2), beta, summary (data.frame with estimate, lower, upper), optimal (logL, method, aic), fields (aRange, smoothness, lambda, sigma2, tau), profiles (data.frames), profile2d, evaluations; with a formula also geostatsp's optim (mle, options[, "opt"]), data, coordinates and model (formula, reml), which \code{getHessianNolog}, \code{configParams}, \code{configMidPoint} and \code{configFirstStep} read).
 #' @examples
 #' if (oclstat_available()) {
 #'   d <- data.frame(x = runif(40), y = runif(40))
@@ -230,8 +236,15 @@ likfitLgmGpu <- function(data, formula, coordinates = NULL, params = NULL, boxco
                          type = c("double", "float"), reml = FALSE, NparamPerIter = NULL,
                          df = 1, minustwotimes = FALSE, Nglobal = NULL, Nlocal = NULL,
                          NlocalCache = NULL, verbose = FALSE, X = NULL, param = NULL,
-                         profiles = TRUE, profile2d = TRUE, tol = 1e-4) {
+                         profiles = TRUE, profile2d = TRUE, tol = 1e-4, model = NULL,
+                         alpha = NULL, shapeRestrict = 1000, Betas = NULL, sdSpatial = NULL,
+                         convexHullForBetas = FALSE) {
   type <- match.arg(type)
+  if (is.null(model) && is_lgm_fit(data)) model <- data
+  if (!is.null(model))
+    return(likfit_on_fit(model, params, alpha, shapeRestrict, paramToEstimate,
+                         if (missing(boxcox)) NULL else boxcox, Betas, sdSpatial, cilevel,
+                         reml, convexHullForBetas))
   if (inherits(formula, "formula")) {
     m <- model_from_formula(data, formula, coordinates)
   } else {
@@ -242,7 +255,24 @@ likfitLgmGpu <- function(data, formula, coordinates = NULL, params = NULL, boxco
   if (!is.null(params) && (is.matrix(params) || is.data.frame(params)))
     return(likfit_grid(m, params, boxcox, paramToEstimate, cilevel, reml, df))
   if (!is.null(params) && is.null(param)) param <- params
-  likfit_newton(m, param, paramToEstimate, reml, profiles, profile2d, cilevel, tol)
+  fit <- likfit_newton(m, param, paramToEstimate, reml, profiles, profile2d, cilevel, tol)
+  if (inherits(formula, "formula")) fit <- c(fit, lgm_fields(fit, data, formula, coordinates,
+                                                             reml))
+  fit
+}
+
+# What gpuRandom's functions read from a geostatsp fit (getHessianNolog, configParams, ...),
+# added to a formula fit: optim$mle (every covariance parameter and the Box-Cox power),
+# optim$options[, "opt"] (the estimated ones), the data, the coordinates and the formula.
+lgm_fields <- function(fit, data, formula, coordinates, reml) {
+  cov <- c("range", "shape", "nugget", "anisoRatio", "anisoAngleRadians")
+  mle <- c(fit$parameters[intersect(cov, names(fit$parameters))], boxcox = 1)
+  estimated <- fit$summary$parameter[fit$summary$estimated %in% TRUE]
+  opt <- mle[intersect(cov, estimated)]
+  if (is.character(coordinates))
+    coordinates <- as.matrix(as.data.frame(data)[, coordinates])
+  list(optim = list(mle = mle, options = cbind(opt = opt)), data = data,
+       coordinates = coordinates, model = list(formula = formula, reml = isTRUE(reml)))
 }
 
 # gpuRandom's verbose lines: the observations, the covariates and the device.

@@ -1,11 +1,3 @@
-# geostatsp's Matérn correlation of the points plus nugget I, in base R (besselK).
-matern_v <- function(xy, range, shape, nugget) {
-  d <- as.matrix(dist(xy))
-  x <- sqrt(8 * shape) * d / range
-  ifelse(d > 0, 2^(1 - shape) / gamma(shape) * x^shape * besselK(x, shape), 1) +
-    diag(nugget, nrow(xy))
-}
-
 test_that("backsolveBatch, crossprodBatch and gemmBatch equal R's own algebra", {
   skip_without_python()
   set.seed(2)
