@@ -5,7 +5,7 @@
 
 #' The log-likelihood of a Matérn model at a fixed spatial variance, as gpuRandom's sd_Range
 #'
-#' gpuRandom's call \code{sd_Range(data, formula, coordinates, params, boxcox, cilevel, ...)}: every row of \code{params} fixes the spatial variance sigma^2 (its \code{variance} column) beside range, shape, nugget and the anisotropy, so the covariance is V = sigma^2 (R + nugget I), R the Matérn correlation (geostatsp's conventions, nugget relative to the variance); the regression coefficients are still profiled out (generalised least squares). -2 LogLik = Y'V^-1 Y - b'X'V^-1 X b + log det V + jacobian + Nobs log(2 pi) (ML) and, with \code{reml = TRUE}, log det X'V^-1 X added. The pieces of the result (\code{ssqY}, \code{ssqBetahat}, \code{ssqResidual}, \code{detVar}, \code{detReml}, \code{XVYXVX}) are those of V, the variance included. gpuRandom's own code builds V with the variance and then divides by the variance again (its likelihood counts sigma^2 twice unless sigma^2 = 1); here it is counted once, so that at sigma^2 = ssqResidual / Nobs of \code{getProfLogL} the log-likelihood is \code{getProfLogL}'s profile log-likelihood.
+#' gpuRandom's call \code{sd_Range(data, formula, coordinates, params, boxcox, cilevel, ...)}: every row of \code{params} fixes the spatial variance sigma^2 (its \code{variance} column) beside range, shape, nugget and the anisotropy, so the covariance is V = sigma^2 R + nugget I, R the Matérn correlation (geostatsp's and gpuRandom's conventions where a variance is given: the nugget is the nugget's own variance, the diagonal variance + nugget); the regression coefficients are still profiled out (generalised least squares). -2 LogLik = Y'V^-1 Y - b'X'V^-1 X b + log det V + jacobian + Nobs log(2 pi) (ML) and, with \code{reml = TRUE}, log det X'V^-1 X added. The pieces of the result (\code{ssqY}, \code{ssqBetahat}, \code{ssqResidual}, \code{detVar}, \code{detReml}, \code{XVYXVX}) are those of V, the variance included. gpuRandom's own code builds V with the variance and then divides by the variance again (its likelihood counts sigma^2 twice unless sigma^2 = 1); here it is counted once, so that at sigma^2 = ssqResidual / Nobs of \code{getProfLogL} the log-likelihood is \code{getProfLogL}'s profile log-likelihood.
 #' @param data,formula,coordinates as in \code{getProfLogL}'s gpuRandom form.
 #' @param params data.frame or matrix of parameter sets with a \code{variance} column (sigma^2 > 0), one set per row.
 #' @param boxcox Box-Cox powers; 1 is always computed and kept first (then 0, then the others), as gpuRandom's sd_Range does.
@@ -38,7 +38,9 @@ sd_Range <- function(data, formula, coordinates, params, boxcox, cilevel,
   if (!is.numeric(s2) || anyNA(s2) || any(s2 <= 0))
     stop("params: the variance column must be positive numbers", call. = FALSE)
   check_cilevel(cilevel)
-  p <- getProfLogL(data, formula, coordinates, params, boxcox_with_one(boxcox), type = type,
+  sets <- as.data.frame(params)
+  if (!is.null(sets$nugget)) sets$nugget <- sets$nugget / s2   # V = s2 (R + nugget / s2 I)
+  p <- getProfLogL(data, formula, coordinates, sets, boxcox_with_one(boxcox), type = type,
                    reml = reml, verbose = verbose)
   cols <- rep(seq_len(p$Ndata), each = p$Nparam)
   m2 <- p$ssqResidual / s2 + p$detVar + p$Nobs * log(2 * pi) + p$jacobian[cols] +

@@ -26,7 +26,8 @@ test_that("sd_Range is the likelihood at a fixed variance, as dense algebra in R
     expect_equal(dim(s$LogLik), c(nrow(grid), 2))
     expect_equal(c(s$Nobs, s$Ncov, s$Ndata, s$Nparam), c(n, 2, 2, nrow(grid)))
     for (i in seq_len(nrow(grid))) {
-      V <- grid$variance[i] * matern_v(xy, grid$range[i], grid$shape[i], grid$nugget[i])
+      V <- grid$variance[i] * matern_v(xy, grid$range[i], grid$shape[i], 0) +
+        diag(grid$nugget[i], n)                       # gpuRandom's diagonal: variance + nugget
       Vi <- solve(V)
       XVX <- t(X) %*% Vi %*% X
       for (k in 1:2) {
@@ -46,7 +47,7 @@ test_that("sd_Range is the likelihood at a fixed variance, as dense algebra in R
     expect_equal(s$minusTwoLogLik, -2 * s$LogLik)
     expect_equal(s$breaks, max(s$LogLik) - qchisq(0.9, 2) / 2)
     best <- which(s$LogLik == max(s$LogLik), arr.ind = TRUE)[1, ]
-    V <- with(grid[best[1], ], variance * matern_v(xy, range, shape, nugget))
+    V <- with(grid[best[1], ], variance * matern_v(xy, range, shape, 0) + diag(nugget, n))
     Vi <- solve(V)
     expect_equal(unname(s$summary[, "estimate"]),
                  as.vector(solve(t(X) %*% Vi %*% X, t(X) %*% Vi %*% Y[, best[2]])),
@@ -54,8 +55,11 @@ test_that("sd_Range is the likelihood at a fixed variance, as dense algebra in R
     expect_identical(rownames(s$summary), c("(Intercept)", "x"))
   }
   # at the variance that maximises it, the likelihood is getProfLogL's profile likelihood
-  p <- getProfLogL(d, z ~ x, c("east", "north"), grid[1:4, 1:3], boxcox = 1)
-  at <- cbind(grid[1:4, 1:3], variance = p$ssqResidual[, 1] / p$Nobs)
+  # (whose nugget is relative to the variance)
+  some <- unique(grid[grid$nugget > 0, 1:3])
+  p <- getProfLogL(d, z ~ x, c("east", "north"), some, boxcox = 1)
+  s2 <- p$ssqResidual[, 1] / p$Nobs
+  at <- data.frame(some[, 1:2], nugget = some$nugget * s2, variance = s2)
   expect_equal(sd_Range(d, z ~ x, c("east", "north"), at, 1, 0.95)$LogLik[, 1],
                p$LogLik[, 1], tolerance = 1e-10)
   expect_error(sd_Range(d, z ~ x, c("east", "north"), grid[, 1:3], 1, 0.95),
