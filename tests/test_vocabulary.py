@@ -31,7 +31,7 @@ R_PACKAGE_ONLY = {"install_oclstat", "oclstat_available", "setBaseCreator", "cre
                   "fgseaLabel", "gesecaSimple", "plotCoregulationProfile", "plotGesecaTable",
                   # gpuR's and clrng's device functions (rbridge/R/devices.R)
                   "detectGPUs", "listContexts", "setContext", "currentDevice",
-                  "get_system_info",
+                  "currentPlatform", "gpuInfo", "deviceHasDouble", "get_system_info",
                   # gpuRandom's names masking stats' (rbridge/R/gpurandom.R)
                   "runif", "rnorm", "rexp", "qqnorm",
                   # gpuRandom's profiles over getProfLogL's pieces (rbridge/R/profiles.R)

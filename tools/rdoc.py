@@ -3,7 +3,8 @@
 The subset of roxygen the package uses: a title line, a description paragraph, ``@param``,
 ``@return``, ``@examples``, ``@export``, ``@importFrom pkg names``, ``@useDynLib pkg,
 .registration = TRUE``, ``@noRd``, ``@method generic class`` (an S3 method: registered, no
-Rd page). A function is
+Rd page); and a data set of ``data/`` as a block with ``@format``, ``@source`` and
+``@examples`` above a line holding only its quoted name. A function is
 exported when its block says ``@export``; NAMESPACE and the Rd files are generated, never
 edited (``tests/test_vocabulary.py`` fails when they differ from what this writes).
 
@@ -91,13 +92,18 @@ def functions(path: Path) -> list[Block]:
                 break
             j += 1
             text = "\n" + lines[j]
-        k = i
-        while k > 0 and lines[k - 1].startswith("#'"):
-            k -= 1
         block = Block(m.group(1), f"R/{path.name}", split_formals(args))
-        parse_roxygen(block, [x[2:].removeprefix(" ") if x != "#'" else "" for x in lines[k:i]])
+        parse_roxygen(block, roxygen_above(lines, i))
         blocks.append(block)
     return blocks
+
+
+def roxygen_above(lines: list[str], i: int) -> list[str]:
+    """The text of the roxygen lines (``#'``) just above line ``i``."""
+    k = i
+    while k > 0 and lines[k - 1].startswith("#'"):
+        k -= 1
+    return [x[2:].removeprefix(" ") if x != "#'" else "" for x in lines[k:i]]
 
 
 def parse_roxygen(block: Block, doc: list[str]) -> None:
@@ -140,6 +146,64 @@ def parse_roxygen(block: Block, doc: list[str]) -> None:
     if paragraphs:
         block.title = paragraphs[0]
         block.description = paragraphs[1:]
+
+
+@dataclass
+class Dataset:
+    """One documented data set of ``data/`` (roxygen's block above a line ``"name"``)."""
+
+    name: str
+    source: str
+    title: str = ""
+    description: list[str] = field(default_factory=list)
+    format: str = ""
+    origin: str = ""
+    examples: list[str] = field(default_factory=list)
+
+
+def datasets(path: Path) -> list[Dataset]:
+    """Every data set an R file documents: a roxygen block (title, description, ``@format``,
+    ``@source``, ``@examples``) above a line holding only the quoted name."""
+    lines = path.read_text().split("\n")
+    out = []
+    for i, line in enumerate(lines):
+        m = re.match(r'^"([A-Za-z_.][\w.]*)"$', line)
+        if not m:
+            continue
+        ds, tag, paragraphs = Dataset(m.group(1), f"R/{path.name}"), None, [[]]
+        for text in roxygen_above(lines, i):
+            t = re.match(r"^@(\w+)\s*(.*)$", text)
+            if t:
+                tag, text = t.group(1), t.group(2)
+            if tag == "examples":
+                if not t:
+                    ds.examples.append(text)
+            elif tag in ("format", "source"):
+                attr = "format" if tag == "format" else "origin"
+                setattr(ds, attr, f"{getattr(ds, attr)} {text}".strip())
+            elif tag is None:
+                if text == "":
+                    paragraphs.append([])
+                else:
+                    paragraphs[-1].append(text)
+        paragraphs = [" ".join(p) for p in paragraphs if p]
+        ds.title, ds.description = paragraphs[0], paragraphs[1:]
+        out.append(ds)
+    return out
+
+
+def rd_dataset(ds: Dataset) -> str:
+    out = [HEADER.format(ds.source), f"\\docType{{data}}\n\\name{{{ds.name}}}\n"
+           f"\\alias{{{ds.name}}}\n\\title{{{ds.title}}}\n"
+           f"\\format{{\n{ds.format}\n}}\n\\usage{{\ndata({ds.name})\n}}\n"]
+    if ds.origin:
+        out.append(f"\\source{{\n{ds.origin}\n}}\n")
+    if ds.description:
+        out.append("\\description{\n" + "\n\n".join(ds.description) + "\n}\n")
+    if ds.examples:
+        out.append("\\examples{\n" + "\n".join(ds.examples).strip("\n") + "\n}\n")
+    out.append("\\keyword{datasets}\n")
+    return "".join(out)
 
 
 def usage(block: Block) -> str:
@@ -187,6 +251,9 @@ def generate(package: Path = PACKAGE) -> dict[str, str]:
     for b in blocks:
         if b.export and not b.no_rd and not b.rdname:
             files[f"man/{b.name}.Rd"] = rd(b)
+    for p in sorted((package / "R").glob("*.R")):
+        for ds in datasets(p):
+            files[f"man/{ds.name}.Rd"] = rd_dataset(ds)
     return files
 
 

@@ -1,7 +1,7 @@
 #' OpenCL devices oclstat can use
 #'
 #' One row per OpenCL device (GPUs, and CPUs through pocl or Intel's runtime). Each implementation is proven by a tiny test build before it is chosen; one that fails (PyPI's pocl 3.0 on an AMD Zen 5, say) has usable FALSE and the reason and the fix in problem, and is never the default.
-#' @return A data.frame: index, type, platform, name, computeUnits, globalMemGiB, fp64, implementation (name and driver version), usable, problem.
+#' @return A data.frame: index, type, platform, name, computeUnits, globalMemGiB, maxAllocGiB (the largest single buffer), localMemKiB, maxWorkGroupSize, fp64, implementation (name and driver version), usable, problem.
 #' @examples
 #' if (oclstat_available()) {
 #'   listDevices()
@@ -96,9 +96,66 @@ setContext <- function(id = 1L) {
 currentDevice <- function() {
   d <- listDevices()
   index <- if (is.null(.state$device)) call_adapter("setDevice", list(device = NULL),
-                                                    device = FALSE) else .state$device
+                                                    device = FALSE)$index else .state$device
   row <- d[d$index == index, ]
   list(device = row$name, device_index = row$index, device_type = tolower(row$type))
+}
+
+#' The current platform, as gpuR's currentPlatform
+#'
+#' The platform of the device later calls use (see \code{currentDevice}).
+#' @return A list: platform (its name), platform_index (from 0, as in \code{listContexts}).
+#' @examples
+#' if (oclstat_available()) currentPlatform()
+#' @export
+currentPlatform <- function() {
+  ctx <- listContexts()
+  row <- ctx[ctx$device_index == currentDevice()$device_index, ]
+  list(platform = row$platform, platform_index = row$platform_index)
+}
+
+#' A device's properties, as gpuR's gpuInfo
+#'
+#' The device of context \code{context_idx} (default: the device later calls use), with gpuR's field names.
+#' @param device_idx accepted for gpuR's calls: a context holds one device here (1 or NULL).
+#' @param context_idx a context number from \code{listContexts()}; NULL for the current device.
+#' @return A list: deviceName, deviceVendor (the platform), numberOfCores (compute units), maxWorkGroupSize, deviceMemory, localMem and maxAllocatableMem (bytes), available, double_support (logical), device_type.
+#' @examples
+#' if (oclstat_available()) gpuInfo()$double_support
+#' @export
+gpuInfo <- function(device_idx = NULL, context_idx = NULL) {
+  row <- context_device(device_idx, context_idx)
+  list(deviceName = row$name, deviceVendor = row$platform, numberOfCores = row$computeUnits,
+       maxWorkGroupSize = row$maxWorkGroupSize, deviceMemory = row$globalMemGiB * 2^30,
+       localMem = row$localMemKiB * 2^10, maxAllocatableMem = row$maxAllocGiB * 2^30,
+       available = if (row$usable) "yes" else "no", double_support = row$fp64,
+       device_type = tolower(row$type))
+}
+
+#' Whether a device computes in double precision, as gpuR's deviceHasDouble
+#'
+#' Whether the device of context \code{context_idx} (default: the device later calls use) has fp64 (clrng and gpuRandom choose "double" or "float" by it).
+#' @param device_idx,context_idx as in \code{gpuInfo}.
+#' @return TRUE or FALSE.
+#' @examples
+#' if (oclstat_available()) deviceHasDouble()
+#' @export
+deviceHasDouble <- function(device_idx = NULL, context_idx = NULL) {
+  context_device(device_idx, context_idx)$fp64
+}
+
+# The listDevices row of a context's device (the current device for NULL).
+context_device <- function(device_idx, context_idx) {
+  if (!is.null(device_idx) && !identical(as.numeric(device_idx), 1))
+    stop("device_idx: each context holds one device here (1 or NULL)", call. = FALSE)
+  d <- listDevices()
+  if (is.null(context_idx)) return(d[d$index == currentDevice()$device_index, ])
+  ctx <- listContexts()
+  if (!is.numeric(context_idx) || length(context_idx) != 1 ||
+      !(context_idx %in% ctx$context))
+    stop("context_idx must be a context number from listContexts() (1 to ", nrow(ctx), ")",
+         call. = FALSE)
+  d[d$index == ctx$device_index[context_idx], ]
 }
 
 #' The OpenCL platforms and devices, as clrng's get_system_info

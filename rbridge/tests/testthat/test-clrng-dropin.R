@@ -44,9 +44,29 @@ test_that("gpuR's device functions map to oclstat's devices", {
   ctx <- listContexts()
   d <- listDevices()
   expect_identical(ctx$device_index, d$index[d$usable])
+  setDevice(NULL)                             # no device chosen: the default's
+  expect_identical(currentDevice()$device_index, py()$get_runtime()$info$index)
+  expect_identical(gpuInfo()$deviceName, py()$get_runtime()$info$name)
   expect_identical(detectGPUs(), sum(d$type == "GPU" & d$usable & d$platform != "Oclgrind"))
   setContext(nrow(ctx))
   expect_identical(currentDevice()$device_index, ctx$device_index[nrow(ctx)])
+  # gpuR's gpuInfo, deviceHasDouble and currentPlatform: the device pyopencl describes
+  info <- gpuInfo()
+  k <- which(d$index == ctx$device_index[nrow(ctx)])
+  dev <- py()$devices()[[k]]
+  bytes <- function(a)                     # as a float in Python: R's integers stop at 2^31
+    reticulate::py_eval(sprintf("float(__import__('oclstat').devices()[%d].%s)", k - 1, a))
+  expect_identical(info$deviceName, dev$name)
+  expect_equal(info$maxAllocatableMem, bytes("max_alloc"))
+  expect_equal(info$localMem, bytes("local_mem"))
+  expect_equal(info$deviceMemory, bytes("global_mem"))
+  expect_equal(info$maxWorkGroupSize, bytes("max_work_group_size"))
+  expect_identical(info$double_support, dev$fp64)
+  expect_identical(deviceHasDouble(), dev$fp64)
+  expect_identical(currentPlatform()$platform, dev$platform)
+  expect_identical(gpuInfo(context_idx = 1)$deviceName, ctx$device[1])
+  expect_error(gpuInfo(device_idx = 2), "one device")
+  expect_error(gpuInfo(context_idx = nrow(ctx) + 1), "context_idx must be")
   setDevice(NULL)
   expect_error(setContext(nrow(ctx) + 1), "context number")
   expect_output(get_system_info(), "Platform")
@@ -153,4 +173,25 @@ test_that("gpuRandom's in-place forms (maternBatch, cholBatch, the batched algeb
   expect_equal(crossprodBatch(B), crossprod(B))
   expect_equal(gemmBatch(L, B), B)
   expect_equal(gemmBatch(matrix(2), matrix(3), matrix(1), beta = 1), matrix(7))  # 1 x 1 C
+})
+
+test_that("clrng's data sets month and week: its names, the Python package's counts", {
+  skip_without_python()
+  e <- new.env()
+  data(month, week, package = "oclstat", envir = e)
+  expect_s3_class(e$month, "data.frame")
+  expect_identical(dim(e$month), c(12L, 12L))
+  expect_identical(rownames(e$month), c(month.abb[1:8], "Sept", month.abb[10:12]))
+  expect_identical(names(e$month), c("Ane", "Men", "Cya", "Her", "Omp", "Gas", "Lim", "Cle",
+                                     "Pal", "Dow", "Chr", "Hyp"))
+  # clrng's month.Rd example prints this first row (head(month))
+  expect_identical(unlist(e$month["Jan", ], use.names = FALSE),
+                   c(29L, 55L, 172L, 46L, 39L, 73L, 48L, 183L, 77L, 103L, 102L, 174L))
+  expect_true(is.integer(e$week) && is.matrix(e$week))
+  expect_identical(rownames(e$week), c("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"))
+  tables <- file.path(reticulate::py_str(py()$datasets$DATA_DIR), "fisher")
+  for (k in list(c("month", "month"), c("week", "weekday"))) {
+    ref <- utils::read.csv(file.path(tables, paste0(k[2], ".csv")), row.names = 1)
+    expect_equal(unname(as.matrix(e[[k[1]]])), unname(as.matrix(ref)))
+  }
 })
