@@ -28,7 +28,7 @@ getHessianNolog <- function(Model, Mle = NULL, boxcox = NULL) {
 
 #' Parameter sets on the confidence ellipsoids of a fitted Matérn model, as gpuRandom's configParams
 #'
-#' From the curvature \code{getHessianNolog} gives (\code{logNugget = TRUE}: the nugget on the log scale where it is at least 0.01, as gpuRandom's getHessianLog), for each level alpha the points sqrt(qchisq(1 - alpha, d)) E diag(1 / sqrt(v)) u + the fit on the curvature's scale, E and v the eigenvectors and eigenvalues of minus the Hessian (v floored at 0.1 when any exceeds 100, else taken in absolute value, as gpuRandom) and u points on the unit sphere of the d estimated parameters; mapped back to range, shape, nugget, anisoRatio and anisoAngleRadians (the fixed ones from the fit), angles folded into [-pi/2, pi/2], negative nuggets set to 0 in the first half of the points and drawn from U(0, randomNugget) in the second, shapes above \code{shapeRestrict} drawn from U(0.1, shapeRestrict) (R's generator: \code{set.seed} repeats them). The sphere's points are gpuRandom's, in its order: 24 on the circle for two parameters, the golden spiral's 100 for three, the 600-cell's 120 vertices for four (gpuRandom loads the last two from files by a path on its author's computer); for five parameters, where gpuRandom's 726 points are a table of numbers, and for one, the 2d points on the axes and the 2^d corners of the cube scaled to the sphere.
+#' From the curvature \code{getHessianNolog} gives (\code{logNugget = TRUE}: the nugget on the log scale where it is at least 0.01, as gpuRandom's getHessianLog), for each level alpha the points sqrt(qchisq(1 - alpha, d)) E diag(1 / sqrt(v)) u + the fit on the curvature's scale, E and v the eigenvectors and eigenvalues of minus the Hessian (v floored at 0.1 when any exceeds 100, else taken in absolute value, as gpuRandom) and u points on the unit sphere of the d estimated parameters; mapped back to range, shape, nugget, anisoRatio and anisoAngleRadians (the fixed ones from the fit), angles folded into [-pi/2, pi/2], negative nuggets set to 0 in the first half of the points and drawn from U(0, randomNugget) in the second, shapes above \code{shapeRestrict} drawn from U(0.1, shapeRestrict) (R's generator: \code{set.seed} repeats them). The sphere's points are gpuRandom's, in its order: 24 on the circle for two parameters, the golden spiral's 100 for three, the 600-cell's 120 vertices for four (gpuRandom loads the last two from files by a path on its author's computer); for five parameters, where gpuRandom's 726 points are a table of numbers, the 10 points on the axes and the cube's 32 corners scaled to the sphere; for one parameter, -1 and 1.
 #' @param Model,Mle,boxcox as in \code{getHessianNolog}.
 #' @param alpha levels: one set of points per 1 - alpha confidence region.
 #' @param logNugget the nugget on the log scale.
@@ -184,7 +184,8 @@ lgm_parts <- function(Model) {
     stop("Model holds no coordinates (Model$data@coords or Model$coordinates)", call. = FALSE)
   b <- Model$parameters["boxcox"]
   if (is.null(b) || is.na(b)) b <- Model$optim$mle["boxcox"]
-  list(opt = options[, "opt"], mle = Model$optim$mle, formula = Model$model$formula,
+  opt <- stats::setNames(options[, "opt"], rownames(options))   # names kept for one row too
+  list(opt = opt, mle = Model$optim$mle, formula = Model$model$formula,
        data = as.data.frame(data), coordinates = as.matrix(coordinates),
        boxcox = if (is.null(b) || is.na(b)) 1 else unname(b))
 }
@@ -211,14 +212,16 @@ lgm_scale <- function(parts, Mle, kind) {
   aniso <- "anisoRatio" %in% names(Mle)
   if (xor(aniso, "anisoAngleRadians" %in% names(Mle)))
     stop("anisoRatio and anisoAngleRadians must be together", call. = FALSE)
-  if ("nugget" %in% names(Mle) && Mle[["nugget"]] < 0.01) Mle[["nugget"]] <- 0.01
+  small_nugget <- "nugget" %in% names(Mle) && Mle[["nugget"]] < 0.01
+  if (small_nugget) Mle[["nugget"]] <- 0.01
   if (aniso && Mle[["anisoRatio"]] <= 1) {
     Mle[["anisoRatio"]] <- 1 / Mle[["anisoRatio"]]
     Mle[["anisoAngleRadians"]] <- Mle[["anisoAngleRadians"]] + pi / 2
   }
   ratio <- if (aniso) Mle[["anisoRatio"]] else fixedVal[["anisoRatio"]]
   big_shape <- kind != "midpoint" && "shape" %in% names(Mle) && Mle[["shape"]] >= 4
-  log_nugget <- kind == "midpoint" || (kind == "log" && "nugget" %in% names(Mle))
+  log_nugget <- kind == "midpoint" || (kind == "log" && "nugget" %in% names(Mle) &&
+                                        !small_nugget)   # getHessianLog: from 0.01 only
   g <- c(
     if ("range" %in% names(Mle))
       if (kind == "midpoint") c("log(range)" = log(Mle[["range"]])) else
@@ -335,7 +338,7 @@ ellipse_sets <- function(curv, E, v, alpha) {
 # the golden spiral's 100 (d = 3: heights 1 - (2i - 1) / 100, turning by the golden angle),
 # the 600-cell's 120 vertices (d = 4: the axes, the 16 (+-1/2)^4, then the signs of
 # (phi, 1, 1 / phi) / 2 over 12 even arrangements of them and 0); for d = 5 (gpuRandom's
-# 726 points are a table) and d = 1 the axes and the cube's corners scaled to the sphere.
+# 726 points are a table) the axes and the cube's corners scaled to the sphere; -1, 1 for d = 1.
 sphere_points <- function(d) {
   if (d == 2) {
     t <- seq(0, 2 * pi, length.out = 25)[-25]

@@ -92,7 +92,8 @@ likfitLgmCov2d <- function(data, formula, coordinates, params,
   p <- getProfLogL(data, formula, coordinates, params, boxcox_with_one(boxcox), type = type,
                    reml = reml, verbose = verbose)
   sets <- aniso_columns(as.data.frame(params))
-  graphics::par(mfrow = c(2, 2))
+  old <- graphics::par(mfrow = c(2, 2))
+  on.exit(graphics::par(old))
   prof <- cov_profiles(p$LogLik, p$XVYXVX, p$ssqResidual, paramToEstimate, cilevel, sets,
                        p$boxcox, p$Ndata, p$Nobs, p$Ncov, reml, p$predictors,
                        intervals = FALSE)

@@ -124,6 +124,42 @@ test_that("configParams puts its sets on the ellipsoids the curvature draws", {
   expect_error(configParams(fit, alpha = 5), "alpha must be levels between 0 and 1")
 })
 
+test_that("one estimated parameter, and the nugget on the log scale", {
+  skip_without_python()
+  cf <- curvature_fit("range")
+  d <- cf$d
+  fit <- cf$fit
+  expect_identical(rownames(fit$optim$options), "range")    # a one-row matrix: [, "opt"]
+  mle <- c(range = fit$optim$options[1, "opt"])             # drops the name
+  xy <- as.matrix(d[, 1:2])
+  fixed <- fit$optim$mle
+  f <- function(g) profile_ll(xy, d$z, matrix(1, nrow(d), 1), exp(g / 2), fixed[["shape"]],
+                              fixed[["nugget"]])
+  h <- getHessianNolog(fit, boxcox = 1)
+  expect_equal(unname(h$HessianMat), second_differences(f, 2 * log(mle[["range"]])),
+               tolerance = 1e-6)
+  sets <- configParams(fit, alpha = 0.1, boxcox = 1)$alpha0.1
+  expect_equal(nrow(sets), 2)
+  expect_equal(sort(2 * log(sets[, "range"]) - 2 * log(mle[["range"]])),
+               c(-1, 1) * sqrt(qchisq(0.9, 1) / -h$HessianMat[1, 1]))
+  # logNugget: the nugget logged where it is at least 0.01, as it is below
+  two <- curvature_fit(c("range", "nugget"))$fit
+  nug <- two$optim$mle[["nugget"]]
+  logged <- getHessianNolog(two, boxcox = 1)
+  h_log <- oclstat:::lgm_curvature(oclstat:::lgm_parts(two), NULL, 1, "log")
+  expect_identical(colnames(h_log$HessianMat),
+                   c("sumLogRange", if (nug >= 0.01) "log(nugget)" else "nugget"))
+  if (nug < 0.01) expect_equal(h_log$HessianMat, logged$HessianMat)
+  small <- getHessianNolog(two, Mle = c(range = 0.2, nugget = 0.001), boxcox = 1)
+  expect_equal(small$originalPoint[["nugget"]], 0.01)          # floored, as gpuRandom
+  expect_identical(colnames(oclstat:::lgm_curvature(
+    oclstat:::lgm_parts(two), c(range = 0.2, nugget = 0.001), 1, "log")$HessianMat),
+    c("sumLogRange", "nugget"))
+  expect_identical(colnames(oclstat:::lgm_curvature(
+    oclstat:::lgm_parts(two), c(range = 0.2, nugget = 0.3), 1, "log")$HessianMat),
+    c("sumLogRange", "log(nugget)"))
+})
+
 test_that("configMidPoint and configFirstStep differentiate on the log scale", {
   skip_without_python()
   cf <- curvature_fit(c("range", "nugget"))
