@@ -184,6 +184,10 @@ test_that("configMidPoint and configFirstStep differentiate on the log scale", {
   expect_equal(unname(first), c((f(g + e(1)) - f(g - e(1))) / 0.02,
                                 (f(g + e(2)) - f(g - e(2))) / 0.02), tolerance = 1e-6)
   expect_identical(names(first), c("log(range)", "log(nugget)"))
+  expect_error(configMidPoint(fit, alpha = c(0.1, 1)), "alpha must be levels between 0 and 1")
+  expect_error(configFirstStep(list(a = 1)), "Model must be a fit")
+  expect_error(configFirstStep(fit, Mle = c(0.2, 0.1)), "Mle must be a named numeric vector")
+  expect_error(configFirstStep(fit, Mle = c(sill = 2)), "Mle holds none of")
 })
 
 test_that("an anisotropic fit's curvature is taken on aniso1 and aniso2", {

@@ -118,6 +118,8 @@ test_that("likfitLgmCov2d estimates on gpuRandom's scales at the grid's maximum"
   dev.off()
   expect_error(likfitLgmCov2d(d, z ~ x, c("east", "north"), grid, "sill", 1, 0.9),
                "paramToEstimate: unknown sill")
+  expect_error(likfitLgmCov2d(d, z ~ x, c("east", "north"), grid, "nugget", 1, 1.5),
+               "cilevel must be one number between 0 and 1")
 })
 
 test_that("ParamsFromLgm builds gpuRandom's grid from a fitted model's summary", {
